@@ -1,0 +1,284 @@
+/**
+ * The session domain: an append-only tree of entries.
+ *
+ * Every entry has an id and the id of its parent; the active conversation is the
+ * path from the root to the session's leaf. Nothing is rewritten by compaction:
+ * a compaction is itself an entry, and the context the model sees is rebuilt by
+ * walking the path (see context.ts). This follows pi's v3 session format in
+ * spirit (id / parentId on every entry, firstKeptEntryId on compactions), with
+ * two additions of our own: `summary_revision` (regenerate / edit / undo a
+ * summary without touching the original entry) and `custom` (imported records
+ * that have no place in the model's context but must survive a round trip).
+ */
+
+export type EntryId = string;
+
+/** Milliseconds since the epoch. Stored as a number so it sorts and diffs cheaply. */
+export type Timestamp = number;
+
+// ---------------------------------------------------------------- content parts
+
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+export interface ImagePart {
+  type: 'image';
+  mimeType: string;
+  /** base64 without a data: prefix. Absent when the source only referenced the image. */
+  data?: string;
+  /** An external reference when the image was not embedded. */
+  url?: string;
+  /** Pixel size when known; token formulas of the providers are based on it. */
+  width?: number;
+  height?: number;
+  /** Decoded size in bytes, for the fallback estimate when dimensions are unknown. */
+  byteLength?: number;
+}
+
+/** A non-image attachment. Text files carry their text so they can be counted and sent. */
+export interface FilePart {
+  type: 'file';
+  name: string;
+  mimeType: string;
+  byteLength: number;
+  text?: string;
+}
+
+export interface ThinkingPart {
+  type: 'thinking';
+  thinking: string;
+  /** Provider-encrypted reasoning we cannot show. */
+  redacted?: boolean;
+}
+
+export interface ToolCallPart {
+  type: 'toolCall';
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+export type UserContent = TextPart | ImagePart | FilePart;
+export type AssistantContent = TextPart | ThinkingPart | ToolCallPart;
+export type ToolResultContent = TextPart | ImagePart;
+
+// ---------------------------------------------------------------- messages
+
+export interface Usage {
+  /** Input tokens the provider billed, excluding cache reads/writes where it reports them apart. */
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheWrite?: number;
+  /** input + output + cache, as reported or summed. */
+  totalTokens?: number;
+  /** Cost in USD where the provider (or importer) reports it. */
+  cost?: number;
+}
+
+/**
+ * Why an assistant message ended. `interrupted` means the tab closed or crashed
+ * while the reply was streaming: what arrived is kept.
+ */
+export type StopReason = 'stop' | 'length' | 'toolUse' | 'error' | 'aborted' | 'interrupted';
+
+export interface UserMessage {
+  role: 'user';
+  content: UserContent[];
+}
+
+export interface AssistantMessage {
+  role: 'assistant';
+  content: AssistantContent[];
+  /** Qualified model id, "provider:model" (e.g. "openai:gpt-4o"). */
+  model?: string;
+  usage?: Usage;
+  stopReason?: StopReason;
+  errorMessage?: string;
+  /** `streaming` while a tab is writing it; anything else means final. */
+  status?: 'streaming' | 'complete';
+}
+
+export interface ToolResultMessage {
+  role: 'toolResult';
+  toolCallId: string;
+  toolName: string;
+  content: ToolResultContent[];
+  isError: boolean;
+}
+
+export type ChatMessage = UserMessage | AssistantMessage | ToolResultMessage;
+export type Role = ChatMessage['role'];
+
+// ---------------------------------------------------------------- entries
+
+/** Cached token counts of an entry, computed once in the worker. */
+export interface TokenCache {
+  /** Version of the counting rules; a bump invalidates the cache. */
+  v: number;
+  o200k: number;
+  cl100k?: number;
+  /** chars/4 of the same text, kept for the accuracy comparison and the baseline. */
+  chars4: number;
+}
+
+interface EntryBase {
+  id: EntryId;
+  parentId: EntryId | null;
+  timestamp: Timestamp;
+  tokens?: TokenCache;
+}
+
+export interface MessageEntry extends EntryBase {
+  type: 'message';
+  message: ChatMessage;
+}
+
+export type SummarizerInfo =
+  | { kind: 'model'; model: string }
+  | { kind: 'extractive' }
+  | { kind: 'hook'; name: string }
+  | { kind: 'imported'; source: string };
+
+export interface SummaryDetails {
+  readFiles: string[];
+  modifiedFiles: string[];
+  summarizer: SummarizerInfo;
+  durationMs?: number;
+  usage?: Usage;
+  customInstructions?: string;
+  /** The cut fell inside a turn and the turn's prefix got a summary of its own. */
+  isSplitTurn?: boolean;
+  /** First entry id whose content went into this summary (inclusive), on the path at the time. */
+  firstSummarizedEntryId?: EntryId;
+  /** Number of entries whose content went into this summary. */
+  summarizedEntryCount?: number;
+}
+
+export interface CompactionEntry extends EntryBase {
+  type: 'compaction';
+  summary: string;
+  /** First entry the model still sees in full after this compaction. */
+  firstKeptEntryId: EntryId;
+  tokensBefore: number;
+  tokensAfter?: number;
+  details: SummaryDetails;
+}
+
+export interface BranchSummaryEntry extends EntryBase {
+  type: 'branch_summary';
+  /** The leaf of the abandoned branch. */
+  fromId: EntryId;
+  summary: string;
+  details: SummaryDetails;
+}
+
+export interface ModelChangeEntry extends EntryBase {
+  type: 'model_change';
+  model: string;
+}
+
+export interface LabelEntry extends EntryBase {
+  type: 'label';
+  targetId: EntryId;
+  /** null clears the label. */
+  label: string | null;
+}
+
+/**
+ * A later decision about a compaction or branch summary, appended to the path
+ * instead of editing the original: a regenerated or edited text, an undo, or a
+ * redo. Only revisions on the current path apply, so an undo on one branch
+ * leaves the other branches as they were.
+ */
+export interface SummaryRevisionEntry extends EntryBase {
+  type: 'summary_revision';
+  targetId: EntryId;
+  action: 'regenerate' | 'edit' | 'undo' | 'redo';
+  summary?: string;
+  details?: Partial<SummaryDetails>;
+}
+
+/** A record from an imported file that the model never sees but a round trip must keep. */
+export interface CustomEntry extends EntryBase {
+  type: 'custom';
+  customType: string;
+  data?: unknown;
+  /** One line shown in the tree and timeline. */
+  display?: string;
+}
+
+export type SessionEntry =
+  | MessageEntry
+  | CompactionEntry
+  | BranchSummaryEntry
+  | ModelChangeEntry
+  | LabelEntry
+  | SummaryRevisionEntry
+  | CustomEntry;
+
+export type EntryType = SessionEntry['type'];
+
+/** An entry before the store gives it an id, parent and timestamp. */
+export type NewEntry = SessionEntry extends infer E
+  ? E extends SessionEntry
+    ? Omit<E, 'id' | 'parentId' | 'timestamp'> & Partial<Pick<E, 'id' | 'timestamp'>>
+    : never
+  : never;
+
+// ---------------------------------------------------------------- sessions
+
+export interface CompactionSettings {
+  /** Auto-compaction between turns and before sending. */
+  enabled: boolean;
+  /** Head-room left for the next prompt and reply. */
+  reserveTokens: number;
+  /** Minimum recent context kept verbatim after the cut. */
+  keepRecentTokens: number;
+  /** Alternative trigger: compact when context exceeds this fraction of the window (0..1). */
+  thresholdPercent?: number;
+  /** Tool results are cut to this many characters in the summarizer's input. */
+  toolResultMaxChars: number;
+}
+
+export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
+  enabled: true,
+  reserveTokens: 16_384,
+  keepRecentTokens: 20_000,
+  toolResultMaxChars: 2_000,
+};
+
+export interface SessionSource {
+  /** Detected import format, e.g. "pi-v1", "claude-code", "chatgpt". */
+  format: string;
+  fileName?: string;
+  /** Content hash of what was imported, to notice the same file twice. */
+  hash?: string;
+  /** Id the source gave the conversation, when it had one. */
+  originalId?: string;
+}
+
+export interface SessionMeta {
+  id: string;
+  title: string;
+  createdAt: Timestamp;
+  updatedAt: Timestamp;
+  /** The current position in the tree; null for an empty session. */
+  leafId: EntryId | null;
+  /** Qualified model id "provider:model". */
+  model?: string;
+  systemPrompt?: string;
+  /** Overrides of the global compaction settings for this session. */
+  compaction?: Partial<CompactionSettings>;
+  source?: SessionSource;
+  /** Working directory the transcript came from (coding agents); shown, never used. */
+  cwd?: string;
+}
+
+/** A whole session in memory: what importers produce and exporters consume. */
+export interface SessionSnapshot {
+  meta: SessionMeta;
+  entries: SessionEntry[];
+}
