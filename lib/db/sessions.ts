@@ -1,0 +1,272 @@
+import { Dexie, type Transaction } from 'dexie';
+import { newId } from '@/lib/session/ids';
+import type { EntryId, NewEntry, SessionEntry, SessionMeta, SessionSnapshot, TokenCache } from '@/lib/session/types';
+import { getDB, type AppDB } from './db';
+import { guarded, StorageError } from './errors';
+import type { SessionRow, StoredEntry } from './schema';
+
+type Tx = Transaction & { table: AppDB['table'] };
+
+/** Next write revision; must run inside the write transaction so revisions are strictly increasing across tabs. */
+async function nextRev(tx: Tx): Promise<number> {
+  const meta = tx.table('meta');
+  const cur = (await meta.get('rev'))?.value ?? 0;
+  const rev = cur + 1;
+  await meta.put({ key: 'rev', value: rev });
+  return rev;
+}
+
+export function toDomainEntry(stored: StoredEntry): SessionEntry {
+  const { sessionId: _s, seq: _q, rev: _r, ...entry } = stored;
+  return entry as SessionEntry;
+}
+
+export function toMeta(row: SessionRow): SessionMeta {
+  const { entryCount: _c, rev: _r, titleLower: _t, ...meta } = row;
+  return meta;
+}
+
+// ---------------------------------------------------------------- sessions
+
+export async function createSession(init: Partial<SessionMeta> = {}, db: AppDB = getDB()): Promise<SessionRow> {
+  return guarded(() =>
+    db.transaction('rw', db.sessions, db.meta, async (tx) => {
+      const now = Date.now();
+      const title = init.title ?? 'New session';
+      const row: SessionRow = {
+        id: init.id ?? newId(),
+        createdAt: now,
+        updatedAt: now,
+        leafId: null,
+        ...init,
+        title,
+        titleLower: title.toLowerCase(),
+        entryCount: 0,
+        rev: await nextRev(tx as Tx),
+      };
+      await db.sessions.add(row);
+      return row;
+    }),
+  );
+}
+
+export async function listSessions(search = '', db: AppDB = getDB()): Promise<SessionRow[]> {
+  const q = search.trim().toLowerCase();
+  const rows = await db.sessions.orderBy('updatedAt').reverse().toArray();
+  return q ? rows.filter((r) => r.titleLower.includes(q)) : rows;
+}
+
+export async function getSession(id: string, db: AppDB = getDB()): Promise<SessionRow | undefined> {
+  return db.sessions.get(id);
+}
+
+export async function updateSession(
+  id: string,
+  patch: Partial<Pick<SessionMeta, 'title' | 'model' | 'systemPrompt' | 'compaction' | 'leafId'>>,
+  db: AppDB = getDB(),
+): Promise<void> {
+  await guarded(() =>
+    db.transaction('rw', db.sessions, db.meta, db.entries, async (tx) => {
+      const row = await db.sessions.get(id);
+      if (!row) throw new StorageError('unknown', 'That session no longer exists (deleted in another tab?).');
+      if (patch.leafId) {
+        const exists = await db.entries.where('[sessionId+id]').equals([id, patch.leafId]).count();
+        if (!exists) throw new StorageError('unknown', 'Cannot move to an entry that does not exist in this session.');
+      }
+      const next: Partial<SessionRow> = { ...patch, rev: await nextRev(tx as Tx), updatedAt: Date.now() };
+      if (patch.title !== undefined) next.titleLower = patch.title.toLowerCase();
+      await db.sessions.update(id, next);
+    }),
+  );
+}
+
+export async function renameSession(id: string, title: string, db: AppDB = getDB()): Promise<void> {
+  const clean = title.trim() || 'Untitled';
+  await updateSession(id, { title: clean }, db);
+}
+
+export async function setLeaf(id: string, leafId: EntryId | null, db: AppDB = getDB()): Promise<void> {
+  await updateSession(id, { leafId }, db);
+}
+
+/** Deletes the session and all its entries in one transaction. */
+export async function deleteSession(id: string, db: AppDB = getDB()): Promise<void> {
+  await guarded(() =>
+    db.transaction('rw', db.sessions, db.entries, async () => {
+      await db.entries.where('[sessionId+seq]').between([id, Dexie.minKey], [id, Dexie.maxKey]).delete();
+      await db.sessions.delete(id);
+    }),
+  );
+}
+
+// ---------------------------------------------------------------- entries
+
+export async function loadSession(id: string, db: AppDB = getDB()): Promise<{ row: SessionRow; entries: SessionEntry[] } | null> {
+  return guarded(() =>
+    db.transaction('r', db.sessions, db.entries, async () => {
+      const row = await db.sessions.get(id);
+      if (!row) return null;
+      const stored = await db.entries.where('[sessionId+seq]').between([id, Dexie.minKey], [id, Dexie.maxKey]).toArray();
+      return { row, entries: stored.map(toDomainEntry) };
+    }),
+  );
+}
+
+/** Entries of a session written (added or updated) after revision `rev`, for live sync between tabs. */
+export async function entriesChangedSince(id: string, rev: number, db: AppDB = getDB()): Promise<StoredEntry[]> {
+  return db.entries.where('[sessionId+rev]').between([id, rev + 1], [id, Dexie.maxKey]).toArray();
+}
+
+export interface AppendOptions {
+  /** Move the session's leaf to the last appended entry (default true). */
+  moveLeaf?: boolean;
+}
+
+/**
+ * Appends entries as a chain under `parentId` in one transaction and returns
+ * them with ids and timestamps. The parent is given explicitly (the writer's
+ * view of the leaf), never read from the session row: two tabs appending to
+ * the same leaf produce siblings, and neither write is lost.
+ */
+export async function appendEntries(
+  sessionId: string,
+  parentId: EntryId | null,
+  entries: NewEntry[],
+  opts: AppendOptions = {},
+  db: AppDB = getDB(),
+): Promise<SessionEntry[]> {
+  if (entries.length === 0) return [];
+  return guarded(() =>
+    db.transaction('rw', db.sessions, db.entries, db.meta, async (tx) => {
+      const row = await db.sessions.get(sessionId);
+      if (!row) throw new StorageError('unknown', 'That session no longer exists (deleted in another tab?).');
+      if (parentId !== null) {
+        const exists = await db.entries.where('[sessionId+id]').equals([sessionId, parentId]).count();
+        if (!exists) throw new StorageError('unknown', 'Cannot append: the entry it follows is missing from this session.');
+      }
+      const rev = await nextRev(tx as Tx);
+      const now = Date.now();
+      let parent = parentId;
+      const created: SessionEntry[] = [];
+      for (const e of entries) {
+        const entry = { ...e, id: e.id ?? newId(), parentId: parent, timestamp: e.timestamp ?? now } as SessionEntry;
+        created.push(entry);
+        parent = entry.id;
+      }
+      await db.entries.bulkAdd(created.map((e) => ({ ...e, sessionId, rev })));
+      const patch: Partial<SessionRow> = { updatedAt: now, entryCount: row.entryCount + created.length, rev };
+      if (opts.moveLeaf !== false) patch.leafId = parent;
+      await db.sessions.update(sessionId, patch);
+      return created;
+    }),
+  );
+}
+
+/**
+ * Rewrites one entry in place. Only for the two things that are not history:
+ * the reply a tab is still streaming (content grows, then a final status) and
+ * the token cache. Everything else is append-only.
+ */
+export async function updateEntry(
+  sessionId: string,
+  entryId: EntryId,
+  update: (e: SessionEntry) => SessionEntry,
+  db: AppDB = getDB(),
+): Promise<SessionEntry> {
+  return guarded(() =>
+    db.transaction('rw', db.entries, db.meta, db.sessions, async (tx) => {
+      const stored = await db.entries.where('[sessionId+id]').equals([sessionId, entryId]).first();
+      if (!stored) throw new StorageError('unknown', 'The entry being updated no longer exists.');
+      const next = update(toDomainEntry(stored));
+      if (next.id !== entryId || next.parentId !== stored.parentId) throw new Error('updateEntry may not move an entry');
+      const rev = await nextRev(tx as Tx);
+      await db.entries.put({ ...next, sessionId, seq: stored.seq, rev });
+      await db.sessions.update(sessionId, { rev, updatedAt: Date.now() });
+      return next;
+    }),
+  );
+}
+
+/** Stores token caches computed by the worker (one transaction for the batch). */
+export async function setEntryTokens(
+  sessionId: string,
+  tokens: ReadonlyArray<{ id: EntryId; tokens: TokenCache }>,
+  db: AppDB = getDB(),
+): Promise<void> {
+  if (tokens.length === 0) return;
+  await guarded(() =>
+    db.transaction('rw', db.entries, db.meta, async (tx) => {
+      const rev = await nextRev(tx as Tx);
+      for (const { id, tokens: t } of tokens) {
+        const stored = await db.entries.where('[sessionId+id]').equals([sessionId, id]).first();
+        if (stored) await db.entries.put({ ...stored, tokens: t, rev });
+      }
+    }),
+  );
+}
+
+// ---------------------------------------------------------------- import
+
+export interface ImportOutcome {
+  imported: SessionRow[];
+  /** Snapshots skipped because a session from the same source content already exists. */
+  duplicates: { title: string; existingId: string }[];
+}
+
+/**
+ * Writes whole sessions, all in one transaction: either every session of the
+ * file lands or none does. A snapshot whose source hash matches an existing
+ * session is reported as a duplicate instead of silently copied, unless
+ * `allowDuplicates` is set (the user asked for a second copy).
+ */
+export async function importSnapshots(
+  snapshots: SessionSnapshot[],
+  opts: { allowDuplicates?: boolean } = {},
+  db: AppDB = getDB(),
+): Promise<ImportOutcome> {
+  return guarded(() =>
+    db.transaction('rw', db.sessions, db.entries, db.meta, async (tx) => {
+      const outcome: ImportOutcome = { imported: [], duplicates: [] };
+      const rev = await nextRev(tx as Tx);
+      for (const snap of snapshots) {
+        const hash = snap.meta.source?.hash;
+        if (hash && !opts.allowDuplicates) {
+          const existing = await db.sessions.where('source.hash').equals(hash).first();
+          const sameConversation = existing && existing.source?.originalId === snap.meta.source?.originalId;
+          if (existing && sameConversation) {
+            outcome.duplicates.push({ title: snap.meta.title, existingId: existing.id });
+            continue;
+          }
+        }
+        // Session ids are ours: an imported id that already exists gets a fresh one.
+        const id = (await db.sessions.get(snap.meta.id)) ? newId() : snap.meta.id;
+        const row: SessionRow = {
+          ...snap.meta,
+          id,
+          titleLower: snap.meta.title.toLowerCase(),
+          entryCount: snap.entries.length,
+          rev,
+        };
+        await db.sessions.add(row);
+        await db.entries.bulkAdd(snap.entries.map((e) => ({ ...e, sessionId: id, rev })));
+        outcome.imported.push(row);
+      }
+      return outcome;
+    }),
+  );
+}
+
+export async function exportSnapshot(id: string, db: AppDB = getDB()): Promise<SessionSnapshot | null> {
+  const loaded = await loadSession(id, db);
+  return loaded ? { meta: toMeta(loaded.row), entries: loaded.entries } : null;
+}
+
+export async function exportAllSnapshots(db: AppDB = getDB()): Promise<SessionSnapshot[]> {
+  const rows = await db.sessions.orderBy('updatedAt').toArray();
+  const out: SessionSnapshot[] = [];
+  for (const r of rows) {
+    const s = await exportSnapshot(r.id, db);
+    if (s) out.push(s);
+  }
+  return out;
+}
