@@ -170,3 +170,18 @@ describe('buildSessionContext', () => {
     expect(describeItems(buildSessionContext(b.entries, b.cursor).items)).toEqual(['user:q1', 'assistant:partial']);
   });
 });
+
+describe('SessionTree.replace', () => {
+  it('swaps a streaming entry in place and refuses to move it', () => {
+    const b = new TreeBuilder();
+    const u = b.user('q');
+    const a = b.assistant('par');
+    const tree = new SessionTree(b.entries);
+    const grown = { ...a, message: { role: 'assistant' as const, content: [{ type: 'text' as const, text: 'partial reply' }] } };
+    tree.replace(grown);
+    expect(tree.get(a.id)).toBe(grown);
+    expect(tree.children(u.id)[0]).toBe(grown);
+    expect(tree.entries()[1]).toBe(grown);
+    expect(() => tree.replace({ ...grown, parentId: null })).toThrow(/cannot move/);
+  });
+});

@@ -10,6 +10,7 @@ export class SessionTree {
   private readonly childrenOf = new Map<EntryId | null, SessionEntry[]>();
   /** Insertion order, which is also a valid topological order for a well-formed session. */
   private readonly order: SessionEntry[] = [];
+  private readonly position = new Map<EntryId, number>();
 
   constructor(entries: Iterable<SessionEntry> = []) {
     for (const e of entries) this.add(e);
@@ -18,11 +19,26 @@ export class SessionTree {
   add(entry: SessionEntry): void {
     if (this.byId.has(entry.id)) throw new Error(`Duplicate entry id ${entry.id}`);
     this.byId.set(entry.id, entry);
+    this.position.set(entry.id, this.order.length);
     this.order.push(entry);
     const key = entry.parentId;
     const siblings = this.childrenOf.get(key);
     if (siblings) siblings.push(entry);
     else this.childrenOf.set(key, [entry]);
+  }
+
+  /**
+   * Swaps in a newer version of an existing entry (a reply still streaming, or
+   * a token cache filled in). Position in the tree cannot change.
+   */
+  replace(entry: SessionEntry): void {
+    const old = this.byId.get(entry.id);
+    if (!old) return this.add(entry);
+    if (old.parentId !== entry.parentId) throw new Error(`Entry ${entry.id} cannot move in the tree`);
+    this.byId.set(entry.id, entry);
+    const siblings = this.childrenOf.get(entry.parentId)!;
+    siblings[siblings.indexOf(old)] = entry;
+    this.order[this.position.get(entry.id)!] = entry;
   }
 
   get size(): number {

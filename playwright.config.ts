@@ -1,0 +1,69 @@
+import { defineConfig, devices } from '@playwright/test';
+import { existsSync } from 'node:fs';
+import { chromium } from '@playwright/test';
+
+/**
+ * E2E runs the production build against the scripted OpenAI-compatible server
+ * (e2e/mock-llm), both started here. The browser is Playwright's own Chromium
+ * where it is installed, else Debian's (/usr/bin/chromium), or CHROMIUM_PATH.
+ */
+const APP_PORT = Number(process.env.E2E_APP_PORT ?? 3100);
+const MOCK_PORT = Number(process.env.E2E_MOCK_PORT ?? 4010);
+
+function chromiumExecutable(): string | undefined {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  try {
+    if (existsSync(chromium.executablePath())) return undefined; // Playwright's own browser
+  } catch {
+    /* not installed */
+  }
+  for (const p of ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome']) if (existsSync(p)) return p;
+  return undefined;
+}
+
+export const MOCK_URL = `http://127.0.0.1:${MOCK_PORT}`;
+
+export default defineConfig({
+  testDir: './e2e',
+  testMatch: '**/*.spec.ts',
+  fullyParallel: false,
+  // One worker: the scripted model is shared state (each test scripts it, then resets it).
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  forbidOnly: !!process.env.CI,
+  reporter: [['list'], ['json']],
+  use: {
+    baseURL: `http://127.0.0.1:${APP_PORT}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    ...devices['Desktop Chrome'],
+    launchOptions: {
+      executablePath: chromiumExecutable(),
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    },
+  },
+  webServer: [
+    {
+      command: `node node_modules/.bin/tsx e2e/mock-llm/cli.ts --port ${MOCK_PORT}`,
+      url: `${MOCK_URL}/__control/health`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 30_000,
+    },
+    {
+      command: `node scripts/e2e-app.mjs`,
+      url: `http://127.0.0.1:${APP_PORT}/api/models`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 180_000,
+      env: {
+        PORT: String(APP_PORT),
+        NEXT_TELEMETRY_DISABLED: '1',
+        OPENAI_COMPATIBLE_BASE_URL: `${MOCK_URL}/v1`,
+        OPENAI_COMPATIBLE_NAME: 'Scripted test model',
+        OLLAMA_BASE_URL: 'off',
+        DEFAULT_MODEL: 'compat:mock-large',
+      },
+    },
+  ],
+});
