@@ -50,7 +50,7 @@ await stage('build', async () => {
 await stage('end-to-end tests (playwright, chromium)', async () => {
   if (!built) return { passed: 0, failed: 1 };
   const out = join(resultsDir, 'playwright.json');
-  const code = await run(bin('playwright'), ['test'], { env: { PLAYWRIGHT_JSON_OUTPUT_NAME: out } });
+  const code = await run(bin('playwright'), ['test']);
   const json = existsSync(out) ? readJson(out) : null;
   if (!json) return { passed: 0, failed: 1 };
   const s = json.stats ?? {};

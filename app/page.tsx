@@ -1,0 +1,5 @@
+import { AppShell } from '@/components/app/AppShell';
+
+export default function Home() {
+  return <AppShell />;
+}

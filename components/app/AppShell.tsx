@@ -1,0 +1,83 @@
+'use client';
+
+import { useEffect, useState } from 'react';
+import { getDB, toStorageError } from '@/lib/db';
+import { SessionSidebar } from '@/components/sessions/SessionSidebar';
+import { SessionView } from '@/components/chat/SessionView';
+import { NoModelNotice } from '@/components/models/NoModelNotice';
+import { sessionIdFromHash, useUi } from './uiStore';
+
+type StorageState = { status: 'checking' } | { status: 'ok' } | { status: 'unavailable'; message: string };
+
+/** IndexedDB can be missing or refused (private windows, disabled site data): say so instead of showing a blank page. */
+function useStorageCheck(): StorageState {
+  const [state, setState] = useState<StorageState>({ status: 'checking' });
+  useEffect(() => {
+    let cancelled = false;
+    (async () => {
+      try {
+        if (typeof indexedDB === 'undefined') throw Object.assign(new Error('indexedDB missing'), { name: 'MissingAPIError' });
+        await getDB().open();
+        if (!cancelled) setState({ status: 'ok' });
+      } catch (err) {
+        if (!cancelled) setState({ status: 'unavailable', message: toStorageError(err).message });
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+  return state;
+}
+
+export function AppShell() {
+  const storage = useStorageCheck();
+  const { sessionId, selectSession } = useUi();
+
+  // The URL hash names the open session, so reload and back/forward reopen it.
+  useEffect(() => {
+    const sync = () => selectSession(sessionIdFromHash(window.location.hash));
+    sync();
+    window.addEventListener('hashchange', sync);
+    return () => window.removeEventListener('hashchange', sync);
+  }, [selectSession]);
+
+  if (storage.status === 'checking') return <div className="fullpage-message muted">Opening your sessions…</div>;
+  if (storage.status === 'unavailable')
+    return (
+      <div className="fullpage-message" role="alert">
+        <h1>Storage is not available</h1>
+        <p>{storage.message}</p>
+        <p className="muted">
+          Longctx keeps every session in this browser (IndexedDB). Open the app in a normal window, or allow site data for this address, then
+          reload.
+        </p>
+      </div>
+    );
+
+  return (
+    <div className="shell">
+      <aside className="sidebar-wrap" aria-label="Session list">
+        <SessionSidebar />
+      </aside>
+      <div className="main">
+        <NoModelNotice />
+        {sessionId ? <SessionView key={sessionId} sessionId={sessionId} /> : <Welcome />}
+      </div>
+    </div>
+  );
+}
+
+function Welcome() {
+  return (
+    <div className="fullpage-message">
+      <h1>Longctx</h1>
+      <p>Long conversations with language models, kept usable by compaction: older history becomes a structured summary you can inspect, regenerate or undo, while the originals stay.</p>
+      <ul>
+        <li>Start a new session, or import one (pi, Claude Code, ChatGPT, LibreChat, SWE-agent, or this app’s own JSONL).</li>
+        <li>Every session is a tree: edit a message to branch, and summarise the branch you leave.</li>
+        <li>Everything stays in this browser.</li>
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,123 @@
+'use client';
+
+import { useRef, useState } from 'react';
+import { toast } from 'sonner';
+import type { UserContent } from '@/lib/session/types';
+
+const MAX_ATTACHMENT_BYTES = 15 * 1024 * 1024;
+
+async function toBase64(file: File): Promise<string> {
+  const buf = new Uint8Array(await file.arrayBuffer());
+  let bin = '';
+  for (let i = 0; i < buf.length; i += 0x8000) bin += String.fromCharCode(...buf.subarray(i, i + 0x8000));
+  return btoa(bin);
+}
+
+/** Reads an attachment into a content part; images keep their pixel size, which token formulas need. */
+async function readAttachment(file: File): Promise<UserContent> {
+  if (file.size > MAX_ATTACHMENT_BYTES) throw new Error(`${file.name} is larger than 15 MB.`);
+  if (file.type.startsWith('image/')) {
+    const bitmap = await createImageBitmap(file);
+    const part: UserContent = { type: 'image', mimeType: file.type, data: await toBase64(file), width: bitmap.width, height: bitmap.height, byteLength: file.size };
+    bitmap.close();
+    return part;
+  }
+  const isText = file.type.startsWith('text/') || /\.(md|txt|json|csv|ts|tsx|js|py|rs|go|java|c|h|cpp|yaml|yml|toml|html|css|sh)$/i.test(file.name);
+  return { type: 'file', name: file.name, mimeType: file.type || 'application/octet-stream', byteLength: file.size, ...(isText ? { text: await file.text() } : {}) };
+}
+
+export function Composer({
+  draft,
+  onDraft,
+  onSend,
+  onStop,
+  busy,
+  disabledReason,
+}: {
+  draft: string;
+  onDraft: (text: string) => void;
+  onSend: (text: string, attachments: UserContent[]) => void;
+  onStop: () => void;
+  busy: boolean;
+  disabledReason?: string;
+}) {
+  const [attachments, setAttachments] = useState<UserContent[]>([]);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const canSend = !busy && !disabledReason && (draft.trim().length > 0 || attachments.length > 0);
+
+  function send() {
+    if (!canSend) return;
+    onSend(draft, attachments);
+    setAttachments([]);
+  }
+
+  return (
+    <form
+      className="composer"
+      onSubmit={(e) => {
+        e.preventDefault();
+        send();
+      }}
+    >
+      {attachments.length > 0 && (
+        <ul className="attachments" aria-label="Attachments">
+          {attachments.map((a, i) => (
+            <li key={i}>
+              {a.type === 'image' ? `Image ${a.width}×${a.height}` : a.type === 'file' ? a.name : ''}
+              <button type="button" className="icon-btn" aria-label="Remove attachment" onClick={() => setAttachments((xs) => xs.filter((_, j) => j !== i))}>
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <textarea
+        aria-label="Message"
+        placeholder={disabledReason ?? 'Message (Enter to send, Shift+Enter for a new line)'}
+        value={draft}
+        rows={3}
+        onChange={(e) => onDraft(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+            e.preventDefault();
+            send();
+          }
+        }}
+      />
+      <div className="composer-actions">
+        <input
+          ref={fileRef}
+          type="file"
+          multiple
+          hidden
+          aria-hidden="true"
+          tabIndex={-1}
+          onChange={async (e) => {
+            const files = [...(e.target.files ?? [])];
+            e.target.value = '';
+            for (const f of files) {
+              try {
+                const part = await readAttachment(f);
+                setAttachments((xs) => [...xs, part]);
+              } catch (err) {
+                toast.error(err instanceof Error ? err.message : String(err));
+              }
+            }
+          }}
+        />
+        <button type="button" className="btn" onClick={() => fileRef.current?.click()}>
+          Attach
+        </button>
+        {busy ? (
+          <button type="button" className="btn danger" onClick={onStop}>
+            Stop
+          </button>
+        ) : (
+          <button type="submit" className="btn primary" disabled={!canSend}>
+            Send
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

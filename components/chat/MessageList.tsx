@@ -1,0 +1,178 @@
+'use client';
+
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { Markdown } from '@/components/common/Markdown';
+import { formatTokens } from '@/components/common/format';
+import type { SessionContext } from '@/lib/session/context';
+import type { EffectiveSummary } from '@/lib/session/revisions';
+import type { SessionTree } from '@/lib/session/tree';
+import type { EntryId, SessionEntry } from '@/lib/session/types';
+import { MessageItem, type MessageActions } from './MessageItem';
+import type { Run } from './runStore';
+
+type Row =
+  | { key: string; kind: 'entry'; entry: SessionEntry; index: number }
+  | { key: string; kind: 'pending'; run: Run };
+
+function summarizerLabel(s: EffectiveSummary): string {
+  const info = s.details.summarizer;
+  if (info.kind === 'model') return info.model;
+  if (info.kind === 'extractive') return 'extractive, no model';
+  if (info.kind === 'hook') return `hook: ${info.name}`;
+  return `imported from ${info.source}`;
+}
+
+function SummaryInline({ entry, effective, onJumpTo }: { entry: SessionEntry; effective?: EffectiveSummary; onJumpTo?: (id: EntryId) => void }) {
+  if (entry.type !== 'compaction' && entry.type !== 'branch_summary') return null;
+  const isCompaction = entry.type === 'compaction';
+  const text = effective?.summary ?? entry.summary;
+  const undone = effective?.undone;
+  return (
+    <section className={`summary-inline ${entry.type}${undone ? ' undone' : ''}`} aria-label={isCompaction ? 'Compaction summary' : 'Branch summary'} data-entry-id={entry.id}>
+      <header>
+        <strong>{isCompaction ? 'Context compacted' : 'Branch summary'}</strong>
+        {entry.type === 'compaction' && (
+          <span className="muted small">
+            {' '}
+            · {formatTokens(entry.tokensBefore)} → {entry.tokensAfter !== undefined ? formatTokens(entry.tokensAfter) : '?'} tokens
+          </span>
+        )}
+        {effective && <span className="muted small"> · {summarizerLabel(effective)}</span>}
+        {undone && <span className="tag">undone</span>}
+        {entry.type === 'compaction' && onJumpTo && (
+          <button type="button" className="link-btn" onClick={() => onJumpTo(entry.firstKeptEntryId)}>
+            Jump to first kept message
+          </button>
+        )}
+      </header>
+      <details>
+        <summary>Show summary</summary>
+        <Markdown text={text} />
+      </details>
+    </section>
+  );
+}
+
+function NoteRow({ entry }: { entry: SessionEntry }) {
+  let text = '';
+  if (entry.type === 'model_change') text = `Model changed to ${entry.model}`;
+  else if (entry.type === 'custom') text = entry.display ?? `[${entry.customType}]`;
+  else if (entry.type === 'summary_revision')
+    text = { undo: 'Compaction undone — full history is back in context', redo: 'Compaction restored', regenerate: 'Summary regenerated', edit: 'Summary edited' }[entry.action];
+  if (!text) return null;
+  return (
+    <div className="note-row" role="note" data-entry-id={entry.id}>
+      {text}
+    </div>
+  );
+}
+
+export function MessageList({
+  tree,
+  context,
+  labels,
+  run,
+  actions,
+  scrollToId,
+}: {
+  tree: SessionTree;
+  context: SessionContext;
+  labels: Map<EntryId, string>;
+  run: Run | undefined;
+  actions: MessageActions;
+  scrollToId?: { id: EntryId; nonce: number } | null;
+}) {
+  const parentRef = useRef<HTMLDivElement>(null);
+  const stickToBottom = useRef(true);
+
+  const rows = useMemo<Row[]>(() => {
+    const out: Row[] = [];
+    context.path.forEach((entry, index) => {
+      if (entry.type === 'label') return;
+      out.push({ key: entry.id, kind: 'entry', entry, index });
+    });
+    if (run?.kind === 'reply' && (!run.entryId || !tree.has(run.entryId))) out.push({ key: 'pending', kind: 'pending', run });
+    return out;
+  }, [context.path, run, tree]);
+
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => parentRef.current,
+    estimateSize: () => 140,
+    overscan: 8,
+    getItemKey: (i) => rows[i]!.key,
+  });
+
+  // Keep the newest content in view while the user has not scrolled up.
+  useLayoutEffect(() => {
+    if (stickToBottom.current && rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+  }, [rows.length, run?.text, virtualizer]);
+
+  useEffect(() => {
+    if (!scrollToId) return;
+    const i = rows.findIndex((r) => r.kind === 'entry' && r.entry.id === scrollToId.id);
+    if (i >= 0) {
+      stickToBottom.current = false;
+      virtualizer.scrollToIndex(i, { align: 'start' });
+    }
+  }, [scrollToId, rows, virtualizer]);
+
+  const streamingId = run?.kind === 'reply' ? run.entryId : null;
+
+  return (
+    <div
+      ref={parentRef}
+      className="message-scroll"
+      onScroll={(e) => {
+        const el = e.currentTarget;
+        stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+      }}
+    >
+      {rows.length === 0 ? (
+        <div className="empty-chat muted">Start the conversation below.</div>
+      ) : (
+        <div role="log" aria-label="Conversation" aria-live="off" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const row = rows[v.index]!;
+            return (
+              <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className="vrow" style={{ transform: `translateY(${v.start}px)` }}>
+                {row.kind === 'pending' ? (
+                  <article className="msg assistant" aria-label="Assistant message" aria-busy="true">
+                    <header className="msg-head">
+                      <span className="msg-role">Assistant</span>
+                    </header>
+                    {row.run.text ? <Markdown text={row.run.text} /> : <p className="muted">{row.run.status ?? 'Waiting for the model…'}</p>}
+                    <p className="muted small streaming-note">Streaming…</p>
+                  </article>
+                ) : row.entry.type === 'message' ? (
+                  <MessageItem
+                    entry={row.entry}
+                    message={row.entry.message}
+                    streamingText={row.entry.id === streamingId ? run!.text : undefined}
+                    inContext={row.index >= context.keptFromIndex}
+                    siblings={siblingInfo(tree, row.entry)}
+                    label={labels.get(row.entry.id)}
+                    actions={actions}
+                  />
+                ) : row.entry.type === 'compaction' || row.entry.type === 'branch_summary' ? (
+                  <SummaryInline entry={row.entry} effective={context.summaries.get(row.entry.id)} onJumpTo={actions.onJumpTo} />
+                ) : (
+                  <NoteRow entry={row.entry} />
+                )}
+              </div>
+            );
+          })}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Position among same-role message siblings, for the ‹ 1/2 › switcher shown on edited prompts and regenerated replies. */
+function siblingInfo(tree: SessionTree, entry: SessionEntry) {
+  if (entry.type !== 'message') return undefined;
+  const sibs = tree.children(entry.parentId).filter((s) => s.type === 'message' && s.message.role === entry.message.role);
+  if (sibs.length < 2) return undefined;
+  return { index: sibs.findIndex((s) => s.id === entry.id), count: sibs.length };
+}

@@ -1,0 +1,54 @@
+'use client';
+
+import { create } from 'zustand';
+import type { EntryId } from '@/lib/session/types';
+
+export type RunKind = 'reply' | 'compaction' | 'branch-summary';
+
+/** Something this tab is streaming for a session: a reply or a summary. One at a time per session. */
+export interface Run {
+  sessionId: string;
+  kind: RunKind;
+  /** Where the reply will hang (reply runs), to show a pending bubble before the entry exists. */
+  parentId: EntryId | null;
+  entryId: EntryId | null;
+  text: string;
+  reasoning: string;
+  /** A short status line ("Compacting before sending…"). */
+  status?: string;
+  abort: AbortController;
+}
+
+interface RunState {
+  runs: Record<string, Run>;
+  start: (run: Omit<Run, 'text' | 'reasoning' | 'entryId'> & Partial<Pick<Run, 'entryId'>>) => Run;
+  patch: (sessionId: string, patch: Partial<Run>) => void;
+  end: (sessionId: string, run: Run) => void;
+}
+
+export const useRuns = create<RunState>((set, get) => ({
+  runs: {},
+  start: (r) => {
+    const run: Run = { entryId: null, text: '', reasoning: '', ...r };
+    set((s) => ({ runs: { ...s.runs, [r.sessionId]: run } }));
+    return run;
+  },
+  patch: (sessionId, patch) => {
+    const cur = get().runs[sessionId];
+    if (!cur) return;
+    set((s) => ({ runs: { ...s.runs, [sessionId]: { ...cur, ...patch } } }));
+  },
+  end: (sessionId, run) => {
+    // Only the run that started may end itself (a newer run may have replaced it).
+    if (get().runs[sessionId]?.abort !== run.abort) return;
+    set((s) => {
+      const runs = { ...s.runs };
+      delete runs[sessionId];
+      return { runs };
+    });
+  },
+}));
+
+export function useRun(sessionId: string | null): Run | undefined {
+  return useRuns((s) => (sessionId ? s.runs[sessionId] : undefined));
+}

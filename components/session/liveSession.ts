@@ -1,0 +1,137 @@
+import { liveQuery, type Subscription } from 'dexie';
+import { entriesChangedSince, getDB, loadSession, toDomainEntry, type SessionRow } from '@/lib/db';
+import { SessionTree } from '@/lib/session/tree';
+import type { EntryId, SessionEntry } from '@/lib/session/types';
+
+export interface LiveSessionState {
+  status: 'loading' | 'ready' | 'missing' | 'error';
+  error?: string;
+  row: SessionRow | null;
+  tree: SessionTree;
+  /** This tab's position. Follows the stored leaf while that only extends our path. */
+  leafId: EntryId | null;
+  /** Bumped on every change so React memos can depend on it. */
+  version: number;
+}
+
+/**
+ * Keeps one session's tree in memory and in step with IndexedDB, across tabs.
+ * Loads the session once, then watches the session row's revision and fetches
+ * only the entries written since the last revision it saw, so a 10,000-entry
+ * session costs one load, not one per streamed chunk.
+ */
+export class LiveSession {
+  private state: LiveSessionState;
+  private listeners = new Set<() => void>();
+  private sub: Subscription | null = null;
+  private lastRev = 0;
+  private syncing: Promise<void> | null = null;
+  private resync = false;
+
+  constructor(readonly sessionId: string) {
+    this.state = { status: 'loading', row: null, tree: new SessionTree(), leafId: null, version: 0 };
+  }
+
+  getSnapshot = (): LiveSessionState => this.state;
+
+  subscribe = (fn: () => void): (() => void) => {
+    this.listeners.add(fn);
+    if (this.listeners.size === 1) this.start();
+    return () => {
+      this.listeners.delete(fn);
+      if (this.listeners.size === 0) this.stop();
+    };
+  };
+
+  private emit(patch: Partial<LiveSessionState>) {
+    this.state = { ...this.state, ...patch, version: this.state.version + 1 };
+    for (const l of this.listeners) l();
+  }
+
+  /**
+   * Applies this tab's own writes at once, without waiting for the round trip
+   * through IndexedDB (which confirms them later; replacing is idempotent).
+   */
+  applyLocal(entries: readonly SessionEntry[], leafId?: EntryId | null) {
+    for (const e of entries) this.state.tree.replace(e);
+    this.emit(leafId === undefined ? {} : { leafId });
+  }
+
+  /** Moves this tab's leaf (the caller persists it). */
+  setLeaf(leafId: EntryId | null) {
+    this.emit({ leafId });
+  }
+
+  private start() {
+    void this.load();
+  }
+
+  private stop() {
+    this.sub?.unsubscribe();
+    this.sub = null;
+  }
+
+  private async load() {
+    try {
+      const loaded = await loadSession(this.sessionId);
+      if (!loaded) return this.emit({ status: 'missing', row: null });
+      const tree = new SessionTree(loaded.entries);
+      this.lastRev = loaded.row.rev;
+      const leafId = loaded.row.leafId && tree.has(loaded.row.leafId) ? loaded.row.leafId : tree.newestLeaf();
+      this.emit({ status: 'ready', row: loaded.row, tree, leafId });
+      this.sub = liveQuery(() => getDB().sessions.get(this.sessionId)).subscribe({
+        next: (row) => void this.onRow(row),
+        error: (err: unknown) => this.emit({ status: 'error', error: String(err) }),
+      });
+    } catch (err) {
+      this.emit({ status: 'error', error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+
+  private async onRow(row: SessionRow | undefined) {
+    if (!row) return this.emit({ status: 'missing', row: null });
+    if (row.rev <= this.lastRev && this.state.row) {
+      if (row !== this.state.row) this.emit({ row });
+      return;
+    }
+    // Serialise fetches: a burst of writes becomes one catch-up query.
+    if (this.syncing) {
+      this.resync = true;
+      return;
+    }
+    this.syncing = this.catchUp(row);
+    await this.syncing;
+    this.syncing = null;
+    if (this.resync) {
+      this.resync = false;
+      const latest = await getDB().sessions.get(this.sessionId);
+      await this.onRow(latest);
+    }
+  }
+
+  private async catchUp(row: SessionRow) {
+    const changed = await entriesChangedSince(this.sessionId, this.lastRev);
+    const tree = this.state.tree;
+    // Parents before children: seq is the insertion order.
+    changed.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+    for (const stored of changed) tree.replace(toDomainEntry(stored));
+    this.lastRev = Math.max(row.rev, ...changed.map((e) => e.rev));
+    let leafId = this.state.leafId;
+    const stored = row.leafId;
+    // Follow the stored leaf when it extends where we are (our own append, or
+    // another tab continuing our path); stay put when it went elsewhere.
+    if (stored && tree.has(stored) && (leafId === null || !tree.has(leafId) || tree.isAncestor(leafId, stored))) leafId = stored;
+    this.emit({ row, leafId });
+  }
+}
+
+const cache = new Map<string, LiveSession>();
+
+export function liveSession(sessionId: string): LiveSession {
+  let s = cache.get(sessionId);
+  if (!s) {
+    s = new LiveSession(sessionId);
+    cache.set(sessionId, s);
+  }
+  return s;
+}

@@ -1,0 +1,151 @@
+'use client';
+
+import { useLiveQuery } from 'dexie-react-hooks';
+import { useDeferredValue, useState } from 'react';
+import { toast } from 'sonner';
+import { createSession, deleteSession, listSessions, renameSession, type SessionRow } from '@/lib/db';
+import { useUi } from '@/components/app/uiStore';
+import { ConfirmDialog } from '@/components/common/ConfirmDialog';
+import { formatRelative } from '@/components/common/format';
+import { Icon } from '@/components/common/Icon';
+
+export function SessionSidebar({ children }: { children?: React.ReactNode }) {
+  const [query, setQuery] = useState('');
+  const deferred = useDeferredValue(query);
+  const sessions = useLiveQuery(() => listSessions(deferred), [deferred]);
+  const { sessionId, selectSession } = useUi();
+  const [pendingDelete, setPendingDelete] = useState<SessionRow | null>(null);
+
+  async function onNew() {
+    try {
+      const row = await createSession();
+      selectSession(row.id);
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  async function onConfirmDelete() {
+    const row = pendingDelete;
+    setPendingDelete(null);
+    if (!row) return;
+    try {
+      await deleteSession(row.id);
+      if (row.id === sessionId) selectSession(null);
+      toast.success(`Deleted “${row.title}”`);
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  return (
+    <div className="sidebar">
+      <div className="sidebar-actions">
+        <button type="button" className="btn primary" onClick={onNew}>
+          New session
+        </button>
+        {children}
+      </div>
+      <input
+        type="search"
+        className="search"
+        placeholder="Search sessions"
+        aria-label="Search sessions"
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+      />
+      <nav aria-label="Sessions">
+        {sessions === undefined ? null : sessions.length === 0 ? (
+          <p className="muted small">{deferred ? 'No session matches.' : 'No sessions yet.'}</p>
+        ) : (
+          <ul className="session-list">
+            {sessions.map((s) => (
+              <SessionItem
+                key={s.id}
+                row={s}
+                active={s.id === sessionId}
+                onSelect={() => selectSession(s.id)}
+                onDelete={() => setPendingDelete(s)}
+              />
+            ))}
+          </ul>
+        )}
+      </nav>
+      <ConfirmDialog
+        open={pendingDelete !== null}
+        title="Delete session?"
+        confirmLabel="Delete"
+        destructive
+        onConfirm={onConfirmDelete}
+        onCancel={() => setPendingDelete(null)}
+      >
+        <p>
+          “{pendingDelete?.title}” and its {pendingDelete?.entryCount ?? 0} entries will be removed from this browser. Export it
+          first if you may want it back.
+        </p>
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+function SessionItem({ row, active, onSelect, onDelete }: { row: SessionRow; active: boolean; onSelect: () => void; onDelete: () => void }) {
+  const [editing, setEditing] = useState(false);
+  const [title, setTitle] = useState(row.title);
+
+  async function commit() {
+    setEditing(false);
+    if (title.trim() && title !== row.title) {
+      try {
+        await renameSession(row.id, title);
+      } catch (err) {
+        toast.error(err instanceof Error ? err.message : String(err));
+      }
+    }
+  }
+
+  return (
+    <li className={`session-item${active ? ' active' : ''}`}>
+      {editing ? (
+        <input
+          className="rename-input"
+          aria-label="Session title"
+          autoFocus
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          onBlur={commit}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') void commit();
+            if (e.key === 'Escape') {
+              setTitle(row.title);
+              setEditing(false);
+            }
+          }}
+        />
+      ) : (
+        <button type="button" className="session-open" aria-current={active ? 'page' : undefined} onClick={onSelect}>
+          <span className="session-title">{row.title}</span>
+          <span className="session-sub">
+            {row.entryCount} entries · {formatRelative(row.updatedAt)}
+          </span>
+        </button>
+      )}
+      <span className="session-tools">
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label={`Rename ${row.title}`}
+          title="Rename"
+          onClick={() => {
+            setTitle(row.title);
+            setEditing(true);
+          }}
+        >
+          <Icon name="pencil" />
+        </button>
+        <button type="button" className="icon-btn" aria-label={`Delete ${row.title}`} title="Delete" onClick={onDelete}>
+          <Icon name="trash" />
+        </button>
+      </span>
+    </li>
+  );
+}

@@ -1,0 +1,88 @@
+import { test as base, expect, type Page } from '@playwright/test';
+
+export const MOCK_URL = `http://127.0.0.1:${process.env.E2E_MOCK_PORT ?? 4010}`;
+
+export interface MockStep {
+  match?: string;
+  for?: 'chat' | 'summarizer';
+  reply?: string;
+  chunks?: string[];
+  delayMs?: number;
+  chunkDelayMs?: number;
+  usage?: { prompt_tokens: number; completion_tokens: number };
+  error?: { status: number; body: unknown; headers?: Record<string, string> };
+  preset?: '401' | '429' | '500' | 'overflow' | 'broken';
+  breakAfterChunks?: number;
+  hang?: boolean;
+  finishReason?: 'stop' | 'length';
+}
+
+export interface RecordedRequest {
+  path: string;
+  body: unknown;
+  kind: 'chat' | 'summarizer' | 'other';
+}
+
+/** The scripted model (e2e/mock-llm), reached over loopback like the app server reaches it. */
+export const mock = {
+  async reset() {
+    const r = await fetch(`${MOCK_URL}/__control/reset`, { method: 'POST' });
+    expect(r.ok).toBe(true);
+  },
+  async script(steps: MockStep[]) {
+    const r = await fetch(`${MOCK_URL}/__control/script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ steps }) });
+    expect(r.ok).toBe(true);
+  },
+  async requests(): Promise<RecordedRequest[]> {
+    const r = await fetch(`${MOCK_URL}/__control/requests`);
+    return (await r.json()) as RecordedRequest[];
+  },
+  async chatRequests() {
+    return (await this.requests()).filter((r) => r.kind === 'chat');
+  },
+};
+
+/**
+ * Every test starts from a fresh browser context (empty IndexedDB) and a reset
+ * scripted model, and fails if the page logged an error it did not expect.
+ */
+export const test = base.extend<{ consoleErrors: string[]; allowConsoleErrors: RegExp[] }>({
+  allowConsoleErrors: [[], { option: true }],
+  consoleErrors: async ({ page, allowConsoleErrors }, use) => {
+    const errors: string[] = [];
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') errors.push(msg.text());
+    });
+    page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+    await mock.reset();
+    await use(errors);
+    const unexpected = errors.filter((e) => !allowConsoleErrors.some((re) => re.test(e)));
+    expect(unexpected, 'console errors').toEqual([]);
+  },
+});
+
+export { expect };
+
+export async function openApp(page: Page) {
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'New session' })).toBeVisible();
+}
+
+export async function newSession(page: Page) {
+  await page.getByRole('button', { name: 'New session' }).click();
+  await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
+}
+
+export async function sendMessage(page: Page, text: string) {
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+}
+
+export const assistantMessages = (page: Page) => page.getByRole('article', { name: 'Assistant message' });
+export const userMessages = (page: Page) => page.getByRole('article', { name: 'User message' });
+
+/** Waits until no reply is streaming (the Stop button is gone). */
+export async function waitIdle(page: Page) {
+  await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0, { timeout: 20_000 });
+}
