@@ -85,8 +85,8 @@ export async function runAssistantTurn(
   let text = '';
   let reasoning = '';
   let entry: SessionEntry | null = null;
-  let creating: Promise<SessionEntry> | null = null;
-  let release: (() => void) | null = null;
+  // Held in an object because closures assign them: TypeScript's narrowing would otherwise think they stay null.
+  const pending: { creating: Promise<SessionEntry> | null; release: (() => void) | null } = { creating: null, release: null };
   let timer: ReturnType<typeof setTimeout> | null = null;
   let writing: Promise<unknown> = Promise.resolve();
   let dirty = false;
@@ -99,14 +99,14 @@ export async function runAssistantTurn(
   });
 
   const ensureEntry = (): Promise<SessionEntry> => {
-    if (!creating) {
-      creating = deps.append(parentId, [{ type: 'message', message: streamingMessage() }]).then(async ([e]) => {
+    if (!pending.creating) {
+      pending.creating = deps.append(parentId, [{ type: 'message', message: streamingMessage() }]).then(async ([e]) => {
         entry = e!;
-        if (deps.lock) release = await deps.lock(entry.id);
+        if (deps.lock) pending.release = await deps.lock(entry.id);
         return entry;
       });
     }
-    return creating;
+    return pending.creating;
   };
 
   const flush = () => {
@@ -156,7 +156,7 @@ export async function runAssistantTurn(
       result?.error ?? (thrown && !aborted ? { kind: 'network', message: thrown instanceof Error ? thrown.message : String(thrown) } : undefined);
 
     if (!text && !reasoning && error?.kind === 'context_overflow') return { kind: 'overflow', error };
-    if (!text && !reasoning && aborted && !entry && !creating) return { kind: 'aborted', entry: null };
+    if (!text && !reasoning && aborted && !pending.creating) return { kind: 'aborted', entry: null };
 
     const final: AssistantMessage = {
       role: 'assistant',
@@ -167,8 +167,8 @@ export async function runAssistantTurn(
       ...(result?.usage ? { usage: result.usage } : {}),
       ...(error ? { errorMessage: error.message } : {}),
     };
-    if (creating) {
-      const e = await creating;
+    if (pending.creating) {
+      const e = await pending.creating;
       await deps.update(e.id, (cur) => (cur.type === 'message' ? { ...cur, message: final } : cur));
       entry = { ...e, message: final } as SessionEntry;
     } else {
@@ -179,6 +179,6 @@ export async function runAssistantTurn(
     if (error) return { kind: 'error', error, entry };
     return { kind: 'done', entry };
   } finally {
-    (release as (() => void) | null)?.();
+    pending.release?.();
   }
 }

@@ -123,7 +123,7 @@ describe('session store', () => {
     const s = await createSession({}, db);
     await appendEntries(s.id, null, [user('kept')], {}, db);
     const realBulkAdd = db.entries.bulkAdd.bind(db.entries);
-    db.entries.bulkAdd = (() => Promise.reject(new Dexie.QuotaExceededError('quota'))) as typeof db.entries.bulkAdd;
+    db.entries.bulkAdd = (() => Promise.reject(new Dexie.QuotaExceededError('quota'))) as unknown as typeof db.entries.bulkAdd;
     const err = await appendEntries(s.id, (await loadSession(s.id, db))!.row.leafId, [user('lost')], {}, db).catch((e: unknown) => e);
     db.entries.bulkAdd = realBulkAdd;
     expect(err).toBeInstanceOf(StorageError);
