@@ -1,0 +1,117 @@
+import { buildSessionContext } from '@/lib/session/context';
+import { SessionTree } from '@/lib/session/tree';
+import type { SessionEntry, SessionSnapshot } from '@/lib/session/types';
+import { argsJson, entryPreview, formatCount, formatDate, imageLabel, isHttpUrl, stopNote } from './shared';
+
+/**
+ * Markdown export: the active path (what buildSessionContext walks), messages
+ * under role headings, tool calls and results in fenced blocks, compactions
+ * and branch summaries as marked blockquotes. With `allBranches`, every branch
+ * of the tree follows, depth-first, each under a "Branch" heading.
+ */
+
+export interface MarkdownExportOptions {
+  allBranches?: boolean;
+}
+
+/** A fence longer than any backtick run inside, so content cannot close it. */
+export function fence(text: string, lang = ''): string {
+  let longest = 0;
+  for (const m of text.matchAll(/`+/g)) longest = Math.max(longest, m[0].length);
+  const f = '`'.repeat(Math.max(3, longest + 1));
+  return `${f}${lang}\n${text}\n${f}`;
+}
+
+function quote(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => (l ? `> ${l}` : '>'))
+    .join('\n');
+}
+
+function messageMd(e: SessionEntry & { type: 'message' }, level: string): string {
+  const m = e.message;
+  const out: string[] = [];
+  if (m.role === 'user') {
+    out.push(`${level} User`);
+    for (const p of m.content) {
+      if (p.type === 'text') out.push(p.text);
+      else if (p.type === 'image') out.push(isHttpUrl(p.url) ? `![${imageLabel(p)}](${p.url})` : `*[${imageLabel(p)}]*`);
+      else out.push(`*[file: ${p.name}, ${p.mimeType}]*` + (p.text !== undefined ? `\n\n${fence(p.text)}` : ''));
+    }
+  } else if (m.role === 'assistant') {
+    out.push(`${level} Assistant${m.model ? ` · ${m.model}` : ''}`);
+    for (const p of m.content) {
+      if (p.type === 'text') out.push(p.text);
+      else if (p.type === 'thinking') out.push(quote(`**Thinking**${p.redacted ? ' (redacted)' : ''}\n\n${p.thinking}`));
+      else out.push(`**Tool call** \`${p.name.replace(/`/g, "'")}\` (${p.id})\n\n${fence(argsJson(p.arguments), 'json')}`);
+    }
+    const note = stopNote(m.stopReason);
+    if (note) out.push(`*(Reply ${note}${m.errorMessage ? `: ${m.errorMessage}` : ''})*`);
+  } else {
+    out.push(`${level} Tool result · ${m.toolName}${m.isError ? ' (error)' : ''}`);
+    for (const p of m.content) {
+      if (p.type === 'text') out.push(fence(p.text));
+      else out.push(`*[${imageLabel(p)}]*`);
+    }
+  }
+  return out.join('\n\n');
+}
+
+function entryMd(e: SessionEntry, level: string): string {
+  switch (e.type) {
+    case 'message':
+      return messageMd(e, level);
+    case 'compaction':
+      return quote(`**Compaction summary** (${formatCount(e.tokensBefore)} tokens before${e.tokensAfter !== undefined ? `, ${formatCount(e.tokensAfter)} after` : ''})\n\n${e.summary}`);
+    case 'branch_summary':
+      return quote(`**Branch summary** (of the branch that ended at ${e.fromId})\n\n${e.summary}`);
+    case 'model_change':
+      return `*Model changed to ${e.model}*`;
+    case 'label':
+      return `*Label ${e.label === null ? 'cleared' : `“${e.label}”`} on entry ${e.targetId}*`;
+    case 'summary_revision':
+      return quote(`**Summary ${e.action}** (of ${e.targetId})${e.summary !== undefined ? `\n\n${e.summary}` : ''}`);
+    case 'custom':
+      return `*[${e.customType}] ${entryPreview(e, 200)}*`;
+  }
+}
+
+export function exportMarkdown(snapshot: SessionSnapshot, opts: MarkdownExportOptions = {}): string {
+  const { meta } = snapshot;
+  const tree = new SessionTree(snapshot.entries);
+  const ctx = buildSessionContext(tree, meta.leafId);
+  const out: string[] = [`# ${meta.title.replace(/\n/g, ' ')}`];
+  const facts = [`Created ${formatDate(meta.createdAt)}`, `updated ${formatDate(meta.updatedAt)}`, `${snapshot.entries.length} entries`];
+  if (meta.model) facts.push(`model ${meta.model}`);
+  if (meta.source) facts.push(`imported from ${meta.source.format}${meta.source.fileName ? ` (${meta.source.fileName})` : ''}`);
+  out.push(`*${facts.join(' · ')}*`);
+  if (meta.systemPrompt) out.push(`## System prompt\n\n${fence(meta.systemPrompt)}`);
+  out.push(`## Conversation${opts.allBranches ? ' (active path)' : ''}`);
+  for (const e of ctx.path) out.push(entryMd(e, '###'));
+
+  if (opts.allBranches) {
+    out.push('## All branches');
+    const onPath = new Set(ctx.path.map((e) => e.id));
+    // Depth-first; a heading wherever a parent has several children (and for several roots).
+    const stack: { entry: SessionEntry; label: string }[] = [];
+    const pushKids = (kids: readonly SessionEntry[], label: string) => {
+      for (let i = kids.length - 1; i >= 0; i--) stack.push({ entry: kids[i]!, label: kids.length > 1 ? `${label}${label ? '.' : ''}${i + 1}` : label });
+    };
+    pushKids(tree.roots(), '');
+    const headed = new Set<string>();
+    while (stack.length) {
+      const { entry, label } = stack.pop()!;
+      const siblings = entry.parentId === null || !tree.has(entry.parentId) ? tree.roots() : tree.children(entry.parentId);
+      if (siblings.length > 1 && !headed.has(entry.id)) {
+        headed.add(entry.id);
+        const n = siblings.indexOf(entry) + 1;
+        const active = onPath.has(entry.id) ? ' (active)' : '';
+        out.push(`### Branch ${label} (${n} of ${siblings.length})${active}`);
+      }
+      out.push(entryMd(entry, '####'));
+      pushKids(tree.children(entry.id), label);
+    }
+  }
+  return out.join('\n\n') + '\n';
+}

@@ -1,0 +1,100 @@
+import { messageText, oneLine } from '@/lib/session/messages';
+import type { ImagePart, SessionEntry } from '@/lib/session/types';
+
+/** Wording shared by the Markdown and HTML exports. */
+
+export function formatCount(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+export function formatDate(ms: number): string {
+  const d = new Date(ms);
+  return Number.isFinite(d.getTime()) ? d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : String(ms);
+}
+
+export function imageLabel(p: ImagePart): string {
+  const bits = [p.mimeType];
+  if (p.width && p.height) bits.push(`${p.width}×${p.height}`);
+  const bytes = p.byteLength ?? (p.data ? Math.floor((p.data.length * 3) / 4) : undefined);
+  if (bytes !== undefined) bits.push(formatBytes(bytes));
+  return `image: ${bits.join(', ')}`;
+}
+
+export function isHttpUrl(url: string | undefined): url is string {
+  return !!url && /^https?:\/\//i.test(url);
+}
+
+/** Short label of an entry for headings and the tree. */
+export function entryLabel(e: SessionEntry): string {
+  switch (e.type) {
+    case 'message':
+      if (e.message.role === 'user') return 'User';
+      if (e.message.role === 'assistant') return 'Assistant';
+      return `Tool result · ${e.message.toolName}`;
+    case 'compaction':
+      return 'Compaction summary';
+    case 'branch_summary':
+      return 'Branch summary';
+    case 'model_change':
+      return 'Model change';
+    case 'label':
+      return 'Label';
+    case 'summary_revision':
+      return `Summary ${e.action}`;
+    case 'custom':
+      return e.customType;
+  }
+}
+
+/** One line of content for the tree view. */
+export function entryPreview(e: SessionEntry, max = 80): string {
+  switch (e.type) {
+    case 'message': {
+      const text = messageText(e.message);
+      if (text.trim()) return oneLine(text, max);
+      if (e.message.role === 'assistant') {
+        const call = e.message.content.find((p) => p.type === 'toolCall');
+        if (call?.type === 'toolCall') return oneLine(`${call.name}(${JSON.stringify(call.arguments)})`, max);
+        if (e.message.content.some((p) => p.type === 'thinking')) return '(thinking)';
+      }
+      if (e.message.role !== 'assistant' && e.message.content.some((p) => p.type === 'image')) return '(image)';
+      return '(empty)';
+    }
+    case 'compaction':
+    case 'branch_summary':
+      return oneLine(e.summary, max);
+    case 'model_change':
+      return e.model;
+    case 'label':
+      return e.label ?? '(cleared)';
+    case 'summary_revision':
+      return oneLine(e.summary ?? e.targetId, max);
+    case 'custom':
+      return oneLine(e.display ?? '', max);
+  }
+}
+
+export function stopNote(reason: string | undefined): string | undefined {
+  if (!reason || reason === 'stop' || reason === 'toolUse') return undefined;
+  const words: Record<string, string> = {
+    length: 'cut off at the length limit',
+    error: 'ended with an error',
+    aborted: 'aborted',
+    interrupted: 'interrupted before it finished',
+  };
+  return words[reason] ?? reason;
+}
+
+export function argsJson(args: unknown): string {
+  try {
+    return JSON.stringify(args, null, 2) ?? 'null';
+  } catch {
+    return String(args);
+  }
+}

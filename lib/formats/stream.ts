@@ -1,0 +1,173 @@
+import { JSONParser } from '@streamparser/json';
+import { DETECT_HEAD_CHARS, detectFormat } from './detect';
+import { Fnv1a64 } from './hash';
+import { parseJsonDocument } from './jsonValues';
+import { LineSplitter, utf8Length } from './lines';
+import { ChatGptCollector } from './readers/chatgpt';
+import { claudeCodeSink } from './readers/claudeCode';
+import { asImportError, JsonlFeeder, type JsonlSinkFactory } from './readers/jsonl';
+import { nativeSink } from './readers/native';
+import { piSink } from './readers/pi';
+import { readAs } from './import';
+import { ImportError, type FormatId, type ImportOptions, type ImportResult } from './types';
+
+/**
+ * Streaming import for files too big to hold twice (100 MB ChatGPT exports).
+ *
+ * The first ~64 KB are buffered to detect the format, then:
+ * - JSON lines (native, pi, Claude Code) go line by line through the same
+ *   JsonlFeeder the text readers use;
+ * - a ChatGPT array is parsed with @streamparser/json, one conversation at a
+ *   time, each handed to the same converter the text reader uses and then
+ *   dropped (keepStack: false, so the parser does not keep them either);
+ * - LibreChat and SWE-agent files are small and are buffered, then read as text.
+ * The content hash is computed over the chunks as they pass, so it equals the
+ * hash of the whole text.
+ */
+
+export interface StreamImportOptions extends ImportOptions {
+  totalBytes?: number;
+  onProgress?: (bytesRead: number) => void;
+}
+
+interface Consumer {
+  push(chunk: string): void;
+  finish(hash: string): ImportResult;
+}
+
+const JSONL_SINKS: Partial<Record<FormatId, JsonlSinkFactory>> = {
+  native: nativeSink,
+  pi: piSink,
+  'claude-code': claudeCodeSink,
+};
+
+function jsonlConsumer(format: FormatId, factory: JsonlSinkFactory, opts: ImportOptions): Consumer {
+  const feeder = new JsonlFeeder(format, factory, opts);
+  const splitter = new LineSplitter(feeder.line);
+  return {
+    push: (chunk) => splitter.push(chunk),
+    finish: (hash) => {
+      splitter.end();
+      return feeder.finish(hash);
+    },
+  };
+}
+
+function streamError(err: unknown, chars: number): ImportError {
+  if (err instanceof ImportError) return err;
+  const msg = err instanceof Error ? err.message : String(err);
+  if (/ended in (the )?mid/i.test(msg)) return new ImportError('The file ends in the middle of a JSON value (truncated JSON).', { format: 'chatgpt', cause: err });
+  const pos = /absolute position "?(\d+)/.exec(msg) ?? /position "?(\d+)/.exec(msg);
+  const where = pos ? `at byte ${pos[1]}` : `after character ${chars}`;
+  const why = msg.replace(/\s*at chunk position "?\d+"?\s*\(absolute position "?\d+"?\)/, '').replace(/\s*at position "?\d+"?/, '');
+  return new ImportError(`Invalid JSON ${where} (${why})`, { format: 'chatgpt', cause: err });
+}
+
+function chatGptArrayConsumer(opts: ImportOptions): Consumer {
+  const collector = new ChatGptCollector(opts);
+  const parser = new JSONParser({ paths: ['$.*'], keepStack: false });
+  const queue: unknown[] = [];
+  // Conversations are converted after write() returns, so a conversion error is ours, not the parser's.
+  parser.onValue = ({ value }) => {
+    queue.push(value);
+  };
+  let seen = 0;
+  // The parser encodes each write to UTF-8 on its own, so a surrogate pair must not be split across writes.
+  let carry = '';
+  const drain = () => {
+    while (queue.length) collector.add(queue.shift());
+  };
+  const write = (text: string) => {
+    try {
+      parser.write(text);
+    } catch (err) {
+      throw streamError(err, seen);
+    }
+    seen += text.length;
+    drain();
+  };
+  return {
+    push: (chunk) => {
+      let text = carry + chunk;
+      carry = '';
+      const last = text.charCodeAt(text.length - 1);
+      if (last >= 0xd800 && last <= 0xdbff) {
+        carry = text.slice(-1);
+        text = text.slice(0, -1);
+      }
+      if (text) write(text);
+    },
+    finish: (hash) => {
+      if (carry) write(carry);
+      try {
+        // Without a separator the parser ends by itself once the root array closes.
+        if (!parser.isEnded) parser.end();
+      } catch (err) {
+        throw streamError(err, seen);
+      }
+      drain();
+      return collector.finish(hash);
+    },
+  };
+}
+
+function bufferedConsumer(finish: (text: string) => ImportResult): Consumer {
+  const parts: string[] = [];
+  return { push: (c) => void parts.push(c), finish: () => finish(parts.join('')) };
+}
+
+function consumerFor(format: FormatId, head: string, opts: ImportOptions): Consumer {
+  const sink = JSONL_SINKS[format];
+  if (sink) return jsonlConsumer(format, sink, opts);
+  if (format === 'chatgpt') {
+    if (head.trimStart().startsWith('[')) return chatGptArrayConsumer(opts);
+    // A single conversation object: one conversation is small enough to buffer.
+    return bufferedConsumer((text) => {
+      const collector = new ChatGptCollector(opts);
+      collector.add(parseJsonDocument(text, 'chatgpt'));
+      return collector.finish('');
+    });
+  }
+  return bufferedConsumer((text) => readAs(format, text, opts));
+}
+
+export async function importStream(chunks: AsyncIterable<string>, opts: StreamImportOptions = {}): Promise<ImportResult> {
+  const hasher = new Fnv1a64();
+  let bytesRead = 0;
+  let format: FormatId | undefined;
+  try {
+    const seen = (chunk: string) => {
+      hasher.update(chunk);
+      bytesRead += utf8Length(chunk);
+      opts.onProgress?.(bytesRead);
+    };
+    let head = '';
+    let consumer: Consumer | undefined;
+    const start = () => {
+      const detected = detectFormat(head.slice(0, DETECT_HEAD_CHARS), opts.fileName);
+      if (detected === 'archive') throw new ImportError('This is a zip archive; read it as bytes with importArchive, not as a text stream.');
+      format = detected;
+      // The BOM is not part of any record; both parsers would reject it.
+      const body = head.charCodeAt(0) === 0xfeff ? head.slice(1) : head;
+      consumer = consumerFor(detected, body, opts);
+      consumer.push(body);
+      head = '';
+    };
+    for await (const chunk of chunks) {
+      if (typeof chunk !== 'string' || chunk.length === 0) continue;
+      seen(chunk);
+      if (consumer) consumer.push(chunk);
+      else {
+        head += chunk;
+        if (head.length >= DETECT_HEAD_CHARS) start();
+      }
+    }
+    if (!consumer) start();
+    const result = consumer!.finish(hasher.hex());
+    // A buffered single ChatGPT conversation was hashed above, not by the reader.
+    for (const s of result.sessions) if (s.meta.source && format !== 'native') s.meta.source.hash = hasher.hex();
+    return result;
+  } catch (err) {
+    throw asImportError(err, format);
+  }
+}

@@ -1,0 +1,49 @@
+import type { SessionSnapshot } from '@/lib/session/types';
+
+/** The transcript formats the importers read. `native` is the app's own JSONL (docs/session-format.md). */
+export type FormatId = 'native' | 'pi' | 'claude-code' | 'chatgpt' | 'librechat' | 'swe-agent';
+
+/** What detection can tell apart: a transcript format, or a zip archive of native sessions. */
+export type DetectedFormat = FormatId | 'archive';
+
+export const SUPPORTED_FORMATS: readonly { id: DetectedFormat; label: string }[] = [
+  { id: 'native', label: 'longctx session (.jsonl)' },
+  { id: 'archive', label: 'longctx archive (.zip)' },
+  { id: 'pi', label: 'pi coding agent session (.jsonl, v1–v3)' },
+  { id: 'claude-code', label: 'Claude Code transcript (.jsonl)' },
+  { id: 'chatgpt', label: 'ChatGPT data export (conversations.json)' },
+  { id: 'librechat', label: 'LibreChat conversation export (.json)' },
+  { id: 'swe-agent', label: 'SWE-agent trajectory (.traj)' },
+];
+
+export interface ImportOptions {
+  fileName?: string;
+}
+
+export interface ImportResult {
+  format: FormatId;
+  sessions: SessionSnapshot[];
+  /** Things that were repaired or left out, in words a user can act on. */
+  warnings: string[];
+}
+
+/**
+ * The one error type importers throw. The message is meant for the user and
+ * names where the problem is (`Line 12: …` for line formats) and what it is.
+ */
+export class ImportError extends Error {
+  readonly format?: FormatId;
+  /** 1-based line of a line-based file (or of the JSON text) where the problem is. */
+  readonly line?: number;
+
+  constructor(message: string, opts: { format?: FormatId; line?: number; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
+    this.name = 'ImportError';
+    if (opts.format !== undefined) this.format = opts.format;
+    if (opts.line !== undefined) this.line = opts.line;
+  }
+}
+
+export function supportedFormatsText(): string {
+  return SUPPORTED_FORMATS.map((f) => f.label).join('; ');
+}
