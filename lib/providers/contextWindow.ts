@@ -1,0 +1,33 @@
+import { FALLBACK_CONTEXT_WINDOW, lookupCatalog } from './catalog';
+import type { ModelRef } from './modelId';
+
+export type ContextWindowSource = 'provider' | 'catalog' | 'override' | 'fallback';
+
+export interface ContextWindowInfo {
+  contextWindow: number;
+  contextWindowSource: ContextWindowSource;
+  maxOutputTokens?: number;
+}
+
+/**
+ * Precedence: the operator's override (they know their deployment), then what
+ * the provider reports for this model, then the catalog, then the fallback.
+ */
+export function resolveContextWindow(
+  ref: ModelRef,
+  reported: { contextWindow?: number; maxOutputTokens?: number; source?: ContextWindowSource } | undefined,
+  overrides: ReadonlyMap<string, number>,
+): ContextWindowInfo {
+  const catalog = lookupCatalog(ref.provider, ref.model);
+  const maxOutputTokens = reported?.maxOutputTokens ?? catalog?.maxOutputTokens;
+  const withMax = (info: Omit<ContextWindowInfo, 'maxOutputTokens'>): ContextWindowInfo =>
+    maxOutputTokens !== undefined ? { ...info, maxOutputTokens: Math.min(maxOutputTokens, info.contextWindow) } : info;
+
+  const override = overrides.get(`${ref.provider}:${ref.model}`);
+  if (override) return withMax({ contextWindow: override, contextWindowSource: 'override' });
+  if (reported?.contextWindow && reported.contextWindow > 0) {
+    return withMax({ contextWindow: reported.contextWindow, contextWindowSource: reported.source ?? 'provider' });
+  }
+  if (catalog) return withMax({ contextWindow: catalog.contextWindow, contextWindowSource: 'catalog' });
+  return withMax({ contextWindow: FALLBACK_CONTEXT_WINDOW, contextWindowSource: 'fallback' });
+}
