@@ -1,0 +1,14 @@
+import { readServerConfig } from '@/lib/providers/env';
+import { createModelsCache, listModels } from '@/lib/providers/listing';
+import { serverDeps } from '../_lib/serverDeps';
+
+const cache = createModelsCache();
+
+/** GET /api/models[?refresh=1]: configured providers and the models they offer (see docs/providers.md). */
+export async function GET(request: Request): Promise<Response> {
+  const deps = serverDeps();
+  const config = readServerConfig(deps.env);
+  const refresh = new URL(request.url).searchParams.has('refresh');
+  const body = await cache.get(config, () => listModels(config, deps.fetch), refresh);
+  return Response.json(body, { headers: { 'cache-control': 'no-store' } });
+}

@@ -1,0 +1,441 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startMockLlm, type MockLlm, type RecordedRequest } from '@/e2e/mock-llm/server';
+import type { ContextItem } from '@/lib/session/context';
+import type { EnvLike } from '@/lib/providers/env';
+import type { ModelsResponse } from '@/lib/providers/listing';
+import { readChatStream, type ChatStreamResult } from '@/lib/providers/uiStream';
+import { setServerDepsForTesting } from './_lib/serverDeps';
+import { POST as chatPOST } from './chat/route';
+import { GET as modelsGET } from './models/route';
+import { POST as summarizePOST } from './summarize/route';
+
+/**
+ * The route handlers end to end: real Request objects in, the AI SDK's
+ * provider packages talking real HTTP to the scripted mock LLM on loopback,
+ * the UI message stream read back with the client's own parser.
+ */
+
+let mock: MockLlm;
+const logs: string[] = [];
+
+beforeAll(async () => {
+  mock = await startMockLlm({ chunkDelayMs: 1 });
+});
+afterAll(() => mock.close());
+beforeEach(() => {
+  mock.reset();
+  logs.length = 0;
+});
+afterEach(() => setServerDepsForTesting());
+
+function useEnv(env: EnvLike, fetchImpl?: typeof fetch) {
+  setServerDepsForTesting({ env, log: (l) => logs.push(l), ...(fetchImpl ? { fetch: fetchImpl } : {}) });
+}
+
+const mockEnv = (): EnvLike => ({
+  OPENAI_COMPATIBLE_BASE_URL: mock.baseUrl,
+  OPENAI_COMPATIBLE_NAME: 'Mock LLM',
+  OLLAMA_BASE_URL: 'off',
+  SUMMARIZER_MODEL: 'compat:mock-summarizer',
+});
+
+const userItem = (text: string, id = 'u1'): ContextItem => ({ kind: 'message', entryId: id, message: { role: 'user', content: [{ type: 'text', text }] } });
+
+function post(path: string, body: unknown, init: RequestInit = {}): Request {
+  return new Request(`http://app.test${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    ...init,
+  });
+}
+
+async function stream(res: Response): Promise<ChatStreamResult & { raw?: string }> {
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toBe('text/event-stream');
+  return readChatStream(res.body!);
+}
+
+const lastRequest = (): RecordedRequest => mock.requests.at(-1)!;
+const sentBody = () => lastRequest().body as { model: string; messages: { role: string; content: unknown }[]; temperature?: number; stream_options?: unknown };
+
+describe('POST /api/chat', () => {
+  it('streams the reply with usage metadata at the end', async () => {
+    useEnv(mockEnv());
+    const deltas: string[] = [];
+    const metas: unknown[] = [];
+    const res = await chatPOST(
+      post('/api/chat', {
+        model: 'compat:mock-small',
+        system: 'You are terse.',
+        context: [
+          { kind: 'compactionSummary', entryId: 'c1', summary: '## Goal\nBuild the thing', tokensBefore: 5000 },
+          userItem('hello brave new world'),
+        ],
+      }),
+    );
+    const out = await readChatStream(res.body!, { onText: (d) => deltas.push(d), onMetadata: (m) => metas.push(m) });
+    expect(out.error).toBeUndefined();
+    expect(out.finished).toBe(true);
+    // The mock echoes the last user message: the summary and the user's words, merged into one turn.
+    expect(out.text).toMatch(/^Echo: The conversation history before this point was compacted[\s\S]*<\/summary>\n\nhello brave new world$/);
+    expect(deltas.length).toBeGreaterThan(3);
+    expect(deltas.join('')).toBe(out.text);
+    const sent = sentBody();
+    const prompt = mock.requests.at(-1)!;
+    expect(prompt.kind).toBe('chat');
+    expect(out.metadata).toMatchObject({ model: 'compat:mock-small', provider: 'Mock LLM', finishReason: 'stop' });
+    // The usage is the mock's own count of what it received.
+    const chars = sent.messages.reduce((n, m) => n + (typeof m.content === 'string' ? m.content : (m.content as { text: string }[]).map((p) => p.text).join('\n')).length + m.role.length, 0);
+    expect(out.metadata!.usage!.input).toBe(Math.ceil(chars / 4));
+    expect(out.metadata!.usage!.output).toBeGreaterThan(0);
+    expect(out.metadata!.contextTokens).toBe(out.metadata!.usage!.input + (out.metadata!.usage!.cacheRead ?? 0));
+    expect(metas.length).toBeGreaterThanOrEqual(2);
+    // What reached the provider: the system prompt, and the summary as tagged user text merged with the user turn.
+    expect(sent.model).toBe('mock-small');
+    expect(sent.messages[0]).toEqual({ role: 'system', content: 'You are terse.' });
+    expect(sent.messages).toHaveLength(2);
+    expect(JSON.stringify(sent.messages[1])).toContain('<summary>\\n## Goal\\nBuild the thing\\n</summary>');
+    expect(sent.stream_options).toEqual({ include_usage: true });
+  });
+
+  it.each([
+    ['401', 'auth', 401],
+    ['429', 'rate_limit', 429],
+    ['500', 'server', 500],
+    ['overflow', 'context_overflow', 400],
+  ] as const)('preset %s reaches the client as a %s error chunk', async (preset, kind, status) => {
+    useEnv(mockEnv());
+    mock.script([{ preset }]);
+    const errors: unknown[] = [];
+    const out = await readChatStream((await chatPOST(post('/api/chat', { model: 'compat:mock-small', context: [userItem('hi')] }))).body!, { onError: (e) => errors.push(e) });
+    expect(out.error).toMatchObject({ kind, status, provider: 'Mock LLM' });
+    expect(out.error!.message.length).toBeGreaterThan(10);
+    expect(errors).toHaveLength(1);
+    expect(out.text).toBe('');
+    if (kind === 'rate_limit') expect(out.error!.retryAfterMs).toBe(2000);
+    expect(logs).toEqual([`[api/chat] compat:mock-small: ${kind} ${status}`]);
+  });
+
+  it('a real overflow (prompt above the window) is classified as such', async () => {
+    useEnv(mockEnv());
+    const out = await stream(await chatPOST(post('/api/chat', { model: 'compat:mock-small', context: [userItem('lorem ipsum '.repeat(4000))] })));
+    expect(out.error?.kind).toBe('context_overflow');
+  });
+
+  it('a stream that breaks midway keeps the partial text and ends with an error', async () => {
+    useEnv(mockEnv());
+    mock.script([{ reply: 'one two three four five six seven', breakAfterChunks: 3 }]);
+    const out = await stream(await chatPOST(post('/api/chat', { model: 'compat:mock-small', context: [userItem('hi')] })));
+    expect(out.text).toBe('one two three ');
+    expect(out.error).toMatchObject({ kind: 'network' });
+    expect(out.error!.message).toMatch(/broke off/);
+    expect(out.finished).toBe(false);
+  });
+
+  it('the "broken" preset behaves the same', async () => {
+    useEnv(mockEnv());
+    mock.script([{ preset: 'broken' }]);
+    const out = await stream(await chatPOST(post('/api/chat', { model: 'compat:mock-small', context: [userItem('tell me more')] })));
+    expect(out.text).toBe('Echo: tell ');
+    expect(out.error?.kind).toBe('network');
+  });
+
+  it('a finish_reason of length arrives as such', async () => {
+    useEnv(mockEnv());
+    mock.script([{ reply: 'cut off', finishReason: 'length' }]);
+    const out = await stream(await chatPOST(post('/api/chat', { model: 'compat:mock-small', context: [userItem('hi')], maxOutputTokens: 2 })));
+    expect(out.metadata?.finishReason).toBe('length');
+    expect((sentBody() as { max_tokens?: number }).max_tokens).toBe(2);
+  });
+
+  it('aborts the upstream call when the client disconnects', async () => {
+    useEnv(mockEnv());
+    mock.script([{ reply: 'a b c d e f g h i j k l m n o p', chunkDelayMs: 40 }]);
+    const ac = new AbortController();
+    const res = await chatPOST(post('/api/chat', { model: 'compat:mock-small', context: [userItem('hi')] }, { signal: ac.signal }));
+    const seen: string[] = [];
+    const reading = readChatStream(res.body!, {
+      onText: (d) => {
+        seen.push(d);
+        if (seen.length === 2) ac.abort();
+      },
+    });
+    const out = await reading;
+    expect(out.text.length).toBeLessThan('a b c d e f g h i j k l m n o p'.length);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(lastRequest().aborted).toBe(true);
+  });
+
+  it.each([
+    ['not JSON', '{"model":', /not valid JSON/],
+    ['an empty body', '', /empty/],
+    ['no context', { model: 'compat:mock-small' }, /context/],
+    ['an empty context', { model: 'compat:mock-small', context: [] }, /at least one item/],
+    ['a malformed item', { model: 'compat:mock-small', context: [{ kind: 'message', entryId: 'x', message: { role: 'robot', content: [] } }] }, /context\.0\.message/],
+    ['a wrong type', { model: 'compat:mock-small', context: [userItem('hi')], temperature: 'hot' }, /temperature/],
+    ['an unknown field', { model: 'compat:mock-small', context: [userItem('hi')], tools: [] }, /tools|Unrecognized/i],
+    ['an unknown provider', { model: 'acme:big', context: [userItem('hi')] }, /Unknown model id "acme:big"/],
+  ])('400 for %s, with a clear message', async (_name, body, message) => {
+    useEnv(mockEnv());
+    const res = await chatPOST(post('/api/chat', body));
+    expect(res.status).toBe(400);
+    const json = (await res.json()) as { kind: string; status: number; message: string; error: string };
+    expect(json).toMatchObject({ kind: 'invalid_request', status: 400 });
+    expect(json.message).toMatch(message);
+    // The message is repeated as `error` for clients that only look for an error string.
+    expect(json.error).toBe(json.message);
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it('400 when no model is given and DEFAULT_MODEL is unset; DEFAULT_MODEL is used when set', async () => {
+    useEnv(mockEnv());
+    const res = await chatPOST(post('/api/chat', { context: [userItem('hi')] }));
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toMatch(/DEFAULT_MODEL/);
+    useEnv({ ...mockEnv(), DEFAULT_MODEL: 'compat:mock-large' });
+    const ok = await stream(await chatPOST(post('/api/chat', { context: [userItem('hi')] })));
+    expect(ok.metadata?.model).toBe('compat:mock-large');
+  });
+
+  it('413 when the body is over 32 MB, declared or streamed', async () => {
+    useEnv(mockEnv());
+    const declared = await chatPOST(new Request('http://app.test/api/chat', { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(33 * 1024 * 1024) }, body: '{}' }));
+    expect(declared.status).toBe(413);
+    const big = new Uint8Array(1024 * 1024).fill(0x20);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (sent++ < 40) c.enqueue(big);
+        else c.close();
+      },
+    });
+    const streamed = await chatPOST(new Request('http://app.test/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit));
+    expect(streamed.status).toBe(413);
+    expect(((await streamed.json()) as { message: string }).message).toMatch(/32 MB/);
+    // It stopped reading soon after the limit.
+    expect(sent).toBeLessThan(40);
+  });
+
+  it('a browser-supplied base URL to the metadata service is refused with the reason', async () => {
+    useEnv(mockEnv());
+    for (const baseUrl of ['http://169.254.169.254/latest', 'http://[::ffff:a9fe:a9fe]/v1', 'http://0xa9fea9fe/v1']) {
+      const res = await chatPOST(post('/api/chat', { model: 'compat:x', context: [userItem('hi')], client: { baseUrl } }));
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toMatch(/Base URL refused: .*never allowed/);
+    }
+    const lan = await chatPOST(post('/api/chat', { model: 'ollama:llama3', context: [userItem('hi')], client: { baseUrl: 'http://192.168.1.20:11434' } }));
+    expect(lan.status).toBe(400);
+    expect(((await lan.json()) as { message: string }).message).toMatch(/only loopback hosts/);
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it('a browser-supplied loopback base URL and key work, and the server key never travels to it', async () => {
+    const clientKey = 'client-key-0123456789abcdef';
+    const guarded = await startMockLlm({ apiKey: clientKey, chunkDelayMs: 1 });
+    try {
+      // The server has a key for its own compatible endpoint; it must not be sent to the browser's URL.
+      useEnv({ OPENAI_COMPATIBLE_BASE_URL: mock.baseUrl, OPENAI_COMPATIBLE_API_KEY: 'server-key-should-stay-home', OLLAMA_BASE_URL: 'off' });
+      const noKey = await stream(await chatPOST(post('/api/chat', { model: 'compat:mock-small', context: [userItem('hi')], client: { baseUrl: guarded.baseUrl } })));
+      expect(noKey.error?.kind).toBe('auth');
+      expect(guarded.requests.at(-1)!.authorized).toBe(false);
+
+      const res = await chatPOST(post('/api/chat', { model: 'compat:mock-small', context: [userItem('hi')], client: { baseUrl: guarded.baseUrl, apiKey: clientKey } }));
+      const text = await res.text();
+      expect(text).toContain('Echo: ');
+      expect(text).not.toContain(clientKey);
+
+      const wrong = await chatPOST(post('/api/chat', { model: 'compat:mock-small', context: [userItem('hi')], client: { baseUrl: guarded.baseUrl, apiKey: 'wrong-key-9876543210' } }));
+      const wrongText = await wrong.text();
+      expect(wrongText).toContain('auth');
+      expect(wrongText).not.toContain('wrong-key-9876543210');
+      expect(logs.join('\n')).not.toMatch(/client-key|wrong-key|server-key/);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it('a provider without credentials answers with an auth error chunk, without calling anyone', async () => {
+    let calls = 0;
+    useEnv({ OLLAMA_BASE_URL: 'off' }, async () => {
+      calls++;
+      return new Response('{}');
+    });
+    const out = await stream(await chatPOST(post('/api/chat', { model: 'openai:gpt-4o', context: [userItem('hi')] })));
+    expect(out.error).toMatchObject({ kind: 'auth', provider: 'OpenAI' });
+    expect(out.error!.message).toMatch(/OPENAI_API_KEY/);
+    expect(calls).toBe(0);
+  });
+});
+
+describe('POST /api/summarize', () => {
+  it('streams a summary from SUMMARIZER_MODEL with usage metadata', async () => {
+    useEnv(mockEnv());
+    const res = await summarizePOST(
+      post('/api/summarize', {
+        model: 'compat:mock-small',
+        system: 'You are a context summarization assistant. Produce a structured summary.',
+        prompt: '<conversation>\nUser: please migrate the database schema to dexie version four\nAssistant: done, the schema migration is in place\n</conversation>',
+      }),
+    );
+    const out = await stream(res);
+    expect(out.error).toBeUndefined();
+    expect(out.text).toMatch(/^## Goal/);
+    expect(out.text).toContain('schema');
+    expect(out.metadata).toMatchObject({ model: 'compat:mock-summarizer', finishReason: 'stop' });
+    expect(out.metadata!.usage!.input).toBeGreaterThan(10);
+    const sent = sentBody();
+    expect(sent.model).toBe('mock-summarizer');
+    expect(sent.temperature).toBe(0);
+    expect(lastRequest().kind).toBe('summarizer');
+  });
+
+  it('uses the given model when SUMMARIZER_MODEL is unset, and summarizerModel over both', async () => {
+    useEnv({ ...mockEnv(), SUMMARIZER_MODEL: undefined });
+    await stream(await summarizePOST(post('/api/summarize', { model: 'compat:mock-large', system: 'Summarize.', prompt: 'text' })));
+    expect(sentBody().model).toBe('mock-large');
+    useEnv(mockEnv());
+    await stream(await summarizePOST(post('/api/summarize', { model: 'compat:mock-large', summarizerModel: 'compat:mock-small', system: 'Summarize.', prompt: 'text' })));
+    expect(sentBody().model).toBe('mock-small');
+  });
+
+  it('scripted summarizer replies are separate from chat replies', async () => {
+    useEnv(mockEnv());
+    mock.script([{ for: 'summarizer', reply: 'SUMMARY ONLY' }, { for: 'chat', reply: 'CHAT ONLY' }]);
+    const chat = await stream(await chatPOST(post('/api/chat', { model: 'compat:mock-small', context: [userItem('hi')] })));
+    const sum = await stream(await summarizePOST(post('/api/summarize', { system: 'Summarise this.', prompt: 'stuff' })));
+    expect(chat.text).toBe('CHAT ONLY');
+    expect(sum.text).toBe('SUMMARY ONLY');
+  });
+
+  it('an oversized summariser prompt comes back as a context_overflow error', async () => {
+    useEnv(mockEnv());
+    const out = await stream(await summarizePOST(post('/api/summarize', { system: 'Summarize.', prompt: 'word '.repeat(5000) })));
+    expect(out.error?.kind).toBe('context_overflow');
+    expect(out.text).toBe('');
+  });
+
+  it('400 for a bad body and 413 above 8 MB', async () => {
+    useEnv(mockEnv());
+    const bad = await summarizePOST(post('/api/summarize', { system: '', prompt: 'x' }));
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { message: string }).message).toMatch(/system/);
+    const big = await summarizePOST(post('/api/summarize', { system: 'S', prompt: 'x'.repeat(9 * 1024 * 1024) }));
+    expect(big.status).toBe(413);
+  });
+
+  it('client credentials do not follow the server to another provider', async () => {
+    const seen: string[] = [];
+    useEnv({ ...mockEnv(), SUMMARIZER_MODEL: 'anthropic:claude-3-5-haiku-latest' }, async (input, init) => {
+      seen.push(String(input));
+      return fetch(input, init);
+    });
+    const out = await stream(await summarizePOST(post('/api/summarize', { model: 'openai:gpt-4o', system: 'Summarize.', prompt: 'x', client: { apiKey: 'sk-openai-user-key-123456' } })));
+    // The OpenAI key typed in the browser is not sent to Anthropic: there is simply no Anthropic key.
+    expect(out.error).toMatchObject({ kind: 'auth', provider: 'Anthropic' });
+    expect(seen).toEqual([]);
+  });
+});
+
+describe('GET /api/models', () => {
+  it('lists the mock server’s models with the windows it reports, plus overrides', async () => {
+    useEnv({ ...mockEnv(), MODEL_CONTEXT_WINDOWS: 'compat:mock-large=100000', DEFAULT_MODEL: 'compat:mock-small' });
+    const res = await modelsGET(new Request('http://app.test/api/models?refresh=1'));
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as ModelsResponse;
+    expect(body.models).toEqual([
+      { id: 'compat:mock-large', provider: 'compat', name: 'mock-large', contextWindow: 100000, contextWindowSource: 'override' },
+      { id: 'compat:mock-small', provider: 'compat', name: 'mock-small', contextWindow: 8192, contextWindowSource: 'provider' },
+      { id: 'compat:mock-summarizer', provider: 'compat', name: 'mock-summarizer', contextWindow: 4096, contextWindowSource: 'provider' },
+    ]);
+    expect(body.providers.find((p) => p.id === 'compat')).toEqual({ id: 'compat', label: 'Mock LLM', configured: true, reachable: true });
+    expect(body.providers.filter((p) => p.configured).map((p) => p.id)).toEqual(['compat']);
+    expect(body).toMatchObject({ defaultModel: 'compat:mock-small', summarizerModel: 'compat:mock-summarizer' });
+  });
+
+  it('with nothing configured: 200 quickly, no models, every provider not configured', async () => {
+    const started = Date.now();
+    useEnv({});
+    const res = await modelsGET(new Request('http://app.test/api/models?refresh=1'));
+    const body = (await res.json()) as ModelsResponse;
+    expect(res.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(1500);
+    for (const id of ['openai', 'anthropic', 'google', 'compat'] as const) {
+      expect(body.providers.find((p) => p.id === id)).toMatchObject({ configured: false, reachable: false });
+    }
+    // The default Ollama probe only counts when something answers.
+    const ollama = body.providers.find((p) => p.id === 'ollama')!;
+    if (!ollama.reachable) {
+      expect(ollama.configured).toBe(false);
+      expect(body.models).toEqual([]);
+      expect(body.defaultModel).toBeUndefined();
+    }
+  });
+
+  it('an Ollama that does not answer costs at most its short timeout', async () => {
+    // A listening socket that never responds: the worst case for the probe.
+    const { createServer } = await import('node:net');
+    const silent = createServer(() => {});
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      useEnv({ OLLAMA_BASE_URL: `http://127.0.0.1:${port}` });
+      const started = Date.now();
+      const body = (await (await modelsGET(new Request('http://app.test/api/models?refresh=1'))).json()) as ModelsResponse;
+      expect(Date.now() - started).toBeLessThan(1500);
+      expect(body.providers.find((p) => p.id === 'ollama')).toMatchObject({ configured: true, reachable: false });
+      expect(body.providers.find((p) => p.id === 'ollama')!.error).toMatch(/did not answer within 400 ms/);
+    } finally {
+      silent.close();
+    }
+  });
+
+  it('hosted providers: listed through their APIs, catalog fallback on failure, keys never in the response', async () => {
+    const keys = { OPENAI_API_KEY: 'sk-proj-SECRETOPENAI123456', ANTHROPIC_API_KEY: 'sk-ant-api03-SECRETANTHROPIC', GOOGLE_GENERATIVE_AI_API_KEY: 'AIzaSECRETGOOGLE1234567890abcdef' };
+    const seenHeaders: Record<string, string>[] = [];
+    const fakeFetch = (async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input));
+      seenHeaders.push(Object.fromEntries(new Headers(init?.headers).entries()));
+      if (url.hostname === 'api.anthropic.com') {
+        return Response.json({ data: [{ type: 'model', id: 'claude-sonnet-4-5-20250929', display_name: 'Claude Sonnet 4.5', created_at: '2025-09-29T00:00:00Z' }], has_more: false });
+      }
+      if (url.hostname === 'generativelanguage.googleapis.com') {
+        // A real Gemini 401 body quotes nothing secret; ours echoes the key to prove it gets scrubbed.
+        return Response.json({ error: { code: 400, message: `API key not valid: ${keys.GOOGLE_GENERATIVE_AI_API_KEY}. Please pass a valid API key.`, status: 'INVALID_ARGUMENT' } }, { status: 400 });
+      }
+      return fetch(input, init);
+    }) as typeof fetch;
+    useEnv({ ...keys, OPENAI_BASE_URL: mock.baseUrl, OLLAMA_BASE_URL: 'off' }, fakeFetch);
+    const res = await modelsGET(new Request('http://app.test/api/models?refresh=1'));
+    const text = await res.text();
+    for (const k of Object.values(keys)) expect(text).not.toContain(k);
+    const body = JSON.parse(text) as ModelsResponse;
+    // OpenAI behind a custom base URL: whatever that server lists.
+    expect(body.models.filter((m) => m.provider === 'openai').map((m) => m.id)).toEqual(['openai:mock-large', 'openai:mock-small', 'openai:mock-summarizer']);
+    expect(mock.requests.at(-1)!.authorized).toBe(true);
+    expect(body.models.find((m) => m.provider === 'anthropic')).toEqual({
+      id: 'anthropic:claude-sonnet-4-5-20250929',
+      provider: 'anthropic',
+      name: 'Claude Sonnet 4.5',
+      contextWindow: 200000,
+      contextWindowSource: 'catalog',
+      maxOutputTokens: 64000,
+    });
+    const google = body.providers.find((p) => p.id === 'google')!;
+    expect(google).toMatchObject({ configured: true, reachable: false });
+    expect(google.error).toContain('[redacted]');
+    // Listing failed but a key is set: the catalog's models are offered.
+    expect(body.models.filter((m) => m.provider === 'google').map((m) => m.contextWindowSource)).toEqual(['catalog', 'catalog', 'catalog']);
+    expect(seenHeaders.some((h) => h['x-api-key'] === keys.ANTHROPIC_API_KEY && h['anthropic-version'])).toBe(true);
+  });
+
+  it('caches for a while; ?refresh=1 bypasses the cache', async () => {
+    useEnv(mockEnv());
+    await modelsGET(new Request('http://app.test/api/models?refresh=1'));
+    const before = mock.requests.length;
+    await modelsGET(new Request('http://app.test/api/models'));
+    expect(mock.requests.length).toBe(before);
+    await modelsGET(new Request('http://app.test/api/models?refresh=1'));
+    expect(mock.requests.length).toBe(before + 1);
+  });
+});

@@ -1,0 +1,48 @@
+/**
+ * Reading a request body with a size cap. Content-Length is only a hint (it
+ * can be absent or wrong), so the stream itself is counted and abandoned as
+ * soon as it passes the cap: a 2 GB upload costs us at most the cap.
+ */
+
+export const MB = 1024 * 1024;
+
+export type BodyResult = { ok: true; value: unknown } | { ok: false; status: 400 | 413 | 415; message: string };
+
+export async function readJsonBody(request: Request, maxBytes: number): Promise<BodyResult> {
+  const tooLarge = { ok: false as const, status: 413 as const, message: `Request body exceeds the limit of ${Math.round(maxBytes / MB)} MB.` };
+  const declared = request.headers.get('content-length');
+  if (declared && Number(declared) > maxBytes) return tooLarge;
+
+  const type = request.headers.get('content-type');
+  if (type && !/^application\/json\b/i.test(type) && !/^text\/plain\b/i.test(type)) {
+    return { ok: false, status: 415, message: 'Request body must be JSON (Content-Type: application/json).' };
+  }
+
+  if (!request.body) return { ok: false, status: 400, message: 'Request body is empty; expected JSON.' };
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      return tooLarge;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const c of chunks) {
+    bytes.set(c, offset);
+    offset += c.byteLength;
+  }
+  const text = new TextDecoder().decode(bytes);
+  if (!text.trim()) return { ok: false, status: 400, message: 'Request body is empty; expected JSON.' };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false, status: 400, message: 'Request body is not valid JSON.' };
+  }
+}
