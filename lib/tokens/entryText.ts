@@ -1,0 +1,149 @@
+import type { ChatMessage, FilePart, ImagePart, SessionEntry } from '@/lib/session/types';
+
+/**
+ * What one entry shows the model, reduced to what a token counter needs.
+ *
+ * This is the single definition of "the text of an entry" for counting: the
+ * exact counter (exact.ts, worker only), the chars/4 baseline and the cheap
+ * heuristic (estimate.ts) all read it, so they measure the same thing and
+ * their differences are differences of method, never of input.
+ *
+ * Pure: no tokenizer here, the UI may import it.
+ */
+
+/**
+ * Bump whenever what is counted, or how, changes: every cached TokenCache with
+ * another version is recounted by the worker on the next load.
+ */
+export const TOKEN_CACHE_VERSION = 1;
+
+/**
+ * Tokens the OpenAI chat format wraps around each message: `<|im_start|>`,
+ * the role (one token for user / assistant / tool / system), `<|im_sep|>` and
+ * `<|im_end|>`. gpt-tokenizer's encodeChat produces exactly this framing.
+ */
+export const MESSAGE_OVERHEAD = 4;
+
+/**
+ * A function call inside an assistant message costs its name, its JSON
+ * arguments and some metadata; 3 is the metadata figure OpenAI's cookbook and
+ * gpt-tokenizer's function-calling counter use.
+ */
+export const TOOL_CALL_OVERHEAD = 3;
+
+/** Every request ends with `<|im_start|>assistant<|im_sep|>` to prime the reply. */
+export const REPLY_PRIMING = 3;
+
+export interface CountingInput {
+  /** Text as the model receives it, one piece per content part (counted piece by piece). */
+  pieces: string[];
+  /** Chat messages this entry becomes: 0 or 1. Each costs MESSAGE_OVERHEAD. */
+  messages: number;
+  /** Tool calls, each costing TOOL_CALL_OVERHEAD besides its name and arguments. */
+  toolCalls: number;
+  /** Parts whose cost comes from the provider's size formula, not the tokenizer. */
+  media: (ImagePart | FilePart)[];
+}
+
+const EMPTY: CountingInput = Object.freeze({ pieces: [], messages: 0, toolCalls: 0, media: [] }) as CountingInput;
+
+/*
+ * How summaries reach the model. The compaction summary replaces the history
+ * it covers and the branch summary stands for an abandoned branch; both are
+ * sent as a user message with a short framing sentence so the model reads them
+ * as context, not as the user's words. Whoever builds the provider request
+ * must use these same functions, or the counts drift from what is sent.
+ */
+export function compactionSummaryText(summary: string): string {
+  return `Earlier parts of this conversation were condensed into this summary:\n\n<summary>\n${summary}\n</summary>`;
+}
+
+export function branchSummaryText(summary: string): string {
+  return `The conversation returned here from another branch. What happened on that branch:\n\n<summary>\n${summary}\n</summary>`;
+}
+
+export function summaryText(kind: 'compaction' | 'branch_summary', summary: string): string {
+  return kind === 'compaction' ? compactionSummaryText(summary) : branchSummaryText(summary);
+}
+
+/** The same rule as buildSessionContext: a failed turn that produced nothing is not sent. */
+function isEmptyFailedReply(m: ChatMessage): boolean {
+  return m.role === 'assistant' && m.content.length === 0 && (m.stopReason === 'error' || m.stopReason === 'aborted');
+}
+
+function messageInput(m: ChatMessage): CountingInput {
+  if (isEmptyFailedReply(m)) return EMPTY;
+  const pieces: string[] = [];
+  const media: (ImagePart | FilePart)[] = [];
+  let toolCalls = 0;
+  for (const p of m.content) {
+    switch (p.type) {
+      case 'text':
+        pieces.push(p.text);
+        break;
+      case 'thinking':
+        // Redacted reasoning is an opaque provider blob: its length says nothing about tokens.
+        if (!p.redacted) pieces.push(p.thinking);
+        break;
+      case 'toolCall':
+        toolCalls++;
+        pieces.push(p.name, JSON.stringify(p.arguments ?? {}));
+        break;
+      case 'image':
+        media.push(p);
+        break;
+      case 'file':
+        if (p.text !== undefined) pieces.push(p.text);
+        else media.push(p);
+        break;
+    }
+  }
+  return { pieces, messages: 1, toolCalls, media };
+}
+
+/**
+ * The counting input of an entry. Labels, model changes, custom records and
+ * summary revisions show the model nothing of their own (a revision's text is
+ * counted for the summary it revises; see PathTokenIndex).
+ */
+export function countingInput(entry: SessionEntry): CountingInput {
+  switch (entry.type) {
+    case 'message':
+      return messageInput(entry.message);
+    case 'compaction':
+      return { pieces: [compactionSummaryText(entry.summary)], messages: 1, toolCalls: 0, media: [] };
+    case 'branch_summary':
+      return { pieces: [branchSummaryText(entry.summary)], messages: 1, toolCalls: 0, media: [] };
+    default:
+      return EMPTY;
+  }
+}
+
+/** Framing tokens of an input: per message and per tool call. Independent of the encoding. */
+export function framingTokens(input: CountingInput): number {
+  return input.messages * MESSAGE_OVERHEAD + input.toolCalls * TOOL_CALL_OVERHEAD;
+}
+
+export function countingChars(input: CountingInput): number {
+  let n = 0;
+  for (const p of input.pieces) n += p.length;
+  return n;
+}
+
+/** pi's estimate: characters / 4, rounded up, on the same text (no framing, no media). */
+export function chars4(input: CountingInput): number {
+  return Math.ceil(countingChars(input) / 4);
+}
+
+/**
+ * Only the media parts of an entry: what countingInput(entry).media holds,
+ * without building the text pieces (no JSON.stringify of tool arguments).
+ */
+export function mediaParts(entry: SessionEntry): (ImagePart | FilePart)[] {
+  if (entry.type !== 'message' || isEmptyFailedReply(entry.message)) return [];
+  let out: (ImagePart | FilePart)[] | null = null;
+  for (const p of entry.message.content) {
+    if (p.type === 'image' || (p.type === 'file' && p.text === undefined)) (out ??= []).push(p);
+  }
+  return out ?? [];
+}

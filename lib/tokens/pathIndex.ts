@@ -1,0 +1,466 @@
+import type { AssistantMessage, EntryId, SessionEntry, Usage } from '@/lib/session/types';
+import { findCutIndex, isValidCutEntry, type CutLookup } from './cutPoint';
+import type { PathTokens } from './pathTokens';
+
+/**
+ * Token figures of the active path, kept current one entry at a time.
+ *
+ * Appending is O(1) amortised; moving the leaf pops back to the common
+ * ancestor and pushes the new tail, so only the part that differs is touched.
+ * From the arrays below, the context figure is O(1) and the cut-point lookup
+ * O(log n) at any moment, which is what lets the UI update them after every
+ * append of a 10,000-entry session.
+ *
+ * Two views of each path position are kept, each with per-entry counts and
+ * prefix sums (length n + 1), raw (one encoding, before calibration) and
+ * calibrated (factor × raw + media):
+ *   own       what the entry is when it reaches the model: a compaction's
+ *             (effective) summary, a branch summary's text even while undone.
+ *             This is PathTokens as lib/compaction reads it: it picks what is
+ *             in context itself (countsInKeptContext).
+ *   verbatim  what the entry adds when it lies in the kept part of the
+ *             context: compactions 0 (their summary enters once, at the top,
+ *             only while in effect), undone branch summaries 0. The context
+ *             figure and findCut sum this one, so a range sum is a context size.
+ * and per prefix length k:
+ *   compAt[k]   position of the compaction in effect for path[0..k), or -1;
+ *   anchorAt[k] position of the last assistant message whose reported usage
+ *               still describes the context, or -1 (see figure()).
+ *
+ * Summary revisions (regenerate / edit / undo / redo) change what an earlier
+ * summary contributes; they are rare, so applying one patches the prefix sums
+ * after its target (O(n)) and popping it restores them.
+  */
+
+export interface EntryTokenCounts {
+  /** Raw text and framing tokens (for summaries: the wrapped summary). */
+  text: number;
+  /** Images and attachments. */
+  media: number;
+}
+
+export interface IndexCounter {
+  entry(entry: SessionEntry): EntryTokenCounts;
+  /** Raw tokens of a revised summary text, wrapped as a summary of that kind. */
+  revisedSummary(kind: 'compaction' | 'branch_summary', summary: string): number;
+}
+
+export interface IndexCalibration {
+  /** Multiplies raw text counts (1 for exact tokenizers). */
+  factor: number;
+  /** Added once per request to estimates (hidden prompt tokens). */
+  offset: number;
+  /** Whether estimated parts should be shown as approximate ("≈"). */
+  approximate: boolean;
+}
+
+export interface ContextFigure {
+  tokens: number;
+  source: 'usage+estimate' | 'estimate';
+  approximate: boolean;
+  /** Context window of the model, when known. */
+  window?: number;
+  /** Provider-reported part (usage of the anchor message), when source is usage+estimate. */
+  usageTokens?: number;
+  /** Counted part: everything after the anchor, or the whole context. */
+  estimatedTokens: number;
+}
+
+/** What a request's input and output cost by the provider's report: the context after that reply. */
+export function usageContextTokens(u: Usage): number {
+  return (u.input || 0) + (u.cacheRead || 0) + (u.cacheWrite || 0) + (u.output || 0);
+}
+
+/** Input side of a reported usage (what calibration compares with a count). */
+export function usageInputTokens(u: Usage): number {
+  return (u.input || 0) + (u.cacheRead || 0) + (u.cacheWrite || 0);
+}
+
+/**
+ * An assistant reply whose usage we trust as a measurement of its request:
+ * finished (not streaming, not failed or aborted) and non-zero.
+ */
+export function usableUsage(e: SessionEntry): Usage | null {
+  if (e.type !== 'message' || e.message.role !== 'assistant') return null;
+  const m: AssistantMessage = e.message;
+  if (!m.usage || m.status === 'streaming') return null;
+  if (m.stopReason === 'error' || m.stopReason === 'aborted' || m.stopReason === 'interrupted') return null;
+  return usageContextTokens(m.usage) > 0 ? m.usage : null;
+}
+
+interface SummaryState {
+  kind: 'compaction' | 'branch_summary';
+  pos: number;
+  tokens: number;
+  undone: boolean;
+}
+
+interface RevisionUndo {
+  targetId: EntryId;
+  prev: SummaryState;
+  /** Raw changes applied at prev.pos to the own and verbatim views. */
+  ownDelta: number;
+  verbDelta: number;
+}
+
+class F64 {
+  a: Float64Array;
+  constructor(cap: number) {
+    this.a = new Float64Array(cap);
+  }
+  ensure(n: number) {
+    if (n <= this.a.length) return;
+    const b = new Float64Array(Math.max(n, this.a.length * 2));
+    b.set(this.a);
+    this.a = b;
+  }
+}
+
+class I32 {
+  a: Int32Array;
+  constructor(cap: number) {
+    this.a = new Int32Array(cap);
+  }
+  ensure(n: number) {
+    if (n <= this.a.length) return;
+    const b = new Int32Array(Math.max(n, this.a.length * 2));
+    b.set(this.a);
+    this.a = b;
+  }
+}
+
+
+/** Per-entry counts and prefix sums of one view of the path (see the header). */
+class Track {
+  readonly raw = new F64(64);
+  readonly counts = new F64(64);
+  /** Raw prefix sums. */
+  readonly R = new F64(65);
+  /** Calibrated prefix sums. */
+  readonly P = new F64(65);
+
+  ensure(n: number) {
+    this.raw.ensure(n);
+    this.counts.ensure(n);
+    this.R.ensure(n + 1);
+    this.P.ensure(n + 1);
+  }
+
+  set(i: number, raw: number, media: number, f: number) {
+    const c = f * raw + media;
+    this.raw.a[i] = raw;
+    this.counts.a[i] = c;
+    this.R.a[i + 1] = this.R.a[i]! + raw;
+    this.P.a[i + 1] = this.P.a[i]! + c;
+  }
+
+  /** Adds `delta` raw tokens at position p and to the sums after it, up to prefix length `upTo`. */
+  shift(p: number, delta: number, upTo: number, f: number) {
+    if (delta === 0) return;
+    const fd = f * delta;
+    this.raw.a[p] = this.raw.a[p]! + delta;
+    this.counts.a[p] = this.counts.a[p]! + fd;
+    for (let k = p + 1; k <= upTo; k++) {
+      this.R.a[k] = this.R.a[k]! + delta;
+      this.P.a[k] = this.P.a[k]! + fd;
+    }
+  }
+
+  recalibrate(n: number, f: number, media: Float64Array) {
+    const raw = this.raw.a;
+    const counts = this.counts.a;
+    const P = this.P.a;
+    for (let i = 0; i < n; i++) {
+      counts[i] = f * raw[i]! + media[i]!;
+      P[i + 1] = P[i]! + counts[i]!;
+    }
+  }
+
+  view(n: number): PathTokens {
+    return { counts: this.counts.a.subarray(0, n), prefix: this.P.a.subarray(0, n + 1) };
+  }
+}
+
+export class PathTokenIndex {
+  private readonly path: SessionEntry[] = [];
+  private readonly pos = new Map<EntryId, number>();
+  private readonly own = new Track();
+  private readonly verb = new Track();
+  private readonly media = new F64(64);
+  /** Prefix sums of media. */
+  private readonly M = new F64(65);
+  private readonly compAt = new I32(65);
+  private readonly anchorAt = new I32(65);
+  private readonly valid = new I32(64);
+  private validLen = 0;
+  private readonly compactions: number[] = [];
+  private readonly summaries = new Map<EntryId, SummaryState>();
+  private readonly revisions = new Map<number, RevisionUndo>();
+  private cal: IndexCalibration;
+  /** Raw tokens every request carries besides the path: system prompt, reply priming. */
+  private requestText: number;
+
+  constructor(
+    private readonly counter: IndexCounter,
+    opts: { calibration?: IndexCalibration; requestTokens?: number } = {},
+  ) {
+    this.cal = opts.calibration ?? { factor: 1, offset: 0, approximate: false };
+    this.requestText = opts.requestTokens ?? 0;
+    this.compAt.a[0] = -1;
+    this.anchorAt.a[0] = -1;
+  }
+
+  get length(): number {
+    return this.path.length;
+  }
+
+  get calibration(): IndexCalibration {
+    return this.cal;
+  }
+
+  entries(): readonly SessionEntry[] {
+    return this.path;
+  }
+
+  leafId(): EntryId | null {
+    return this.path.at(-1)?.id ?? null;
+  }
+
+  indexOf(id: EntryId): number {
+    return this.pos.get(id) ?? -1;
+  }
+
+  // ------------------------------------------------------------ mutation
+
+  /** Appends `entry`, which must be a child of the current leaf (or any entry for an empty index). */
+  push(entry: SessionEntry): void {
+    const i = this.path.length;
+    if (i > 0 && entry.parentId !== this.path[i - 1]!.id) {
+      throw new Error(`PathTokenIndex.push: ${entry.id} is not a child of the leaf ${this.path[i - 1]!.id}`);
+    }
+    if (this.pos.has(entry.id)) throw new Error(`PathTokenIndex.push: ${entry.id} is already on the path`);
+    this.own.ensure(i + 1);
+    this.verb.ensure(i + 1);
+    this.media.ensure(i + 1);
+    this.valid.ensure(i + 1);
+    this.M.ensure(i + 2);
+    this.compAt.ensure(i + 2);
+    this.anchorAt.ensure(i + 2);
+
+    const c = this.counter.entry(entry);
+    let verbatim = c.text;
+    let comp = this.compAt.a[i]!;
+    let anchor = this.anchorAt.a[i]!;
+
+    if (entry.type === 'compaction' || entry.type === 'branch_summary') {
+      this.summaries.set(entry.id, { kind: entry.type, pos: i, tokens: c.text, undone: false });
+    }
+    if (entry.type === 'compaction') {
+      this.compactions.push(i);
+      comp = i;
+      anchor = -1; // usage reported before a compaction measured the history it replaced
+      verbatim = 0;
+    } else if (entry.type === 'summary_revision') {
+      const undo = this.applyRevision(entry.targetId, entry.action, entry.summary, i);
+      if (undo) {
+        this.revisions.set(i, undo);
+        if (undo.prev.kind === 'compaction') comp = this.activeCompaction();
+        anchor = -1; // the context changed under the last report
+      }
+    } else if (entry.type === 'model_change') {
+      anchor = -1; // another model's usage is in another tokenizer's units
+    } else if (usableUsage(entry)) {
+      anchor = i;
+    }
+
+    const f = this.cal.factor;
+    this.path.push(entry);
+    this.pos.set(entry.id, i);
+    this.media.a[i] = c.media;
+    this.M.a[i + 1] = this.M.a[i]! + c.media;
+    this.own.set(i, c.text, c.media, f);
+    this.verb.set(i, verbatim, c.media, f);
+    this.compAt.a[i + 1] = comp;
+    this.anchorAt.a[i + 1] = anchor;
+    if (isValidCutEntry(entry)) this.valid.a[this.validLen++] = i;
+  }
+
+  /** Removes the leaf and returns it. */
+  pop(): SessionEntry | undefined {
+    const i = this.path.length - 1;
+    if (i < 0) return undefined;
+    const entry = this.path.pop()!;
+    this.pos.delete(entry.id);
+    if (this.validLen > 0 && this.valid.a[this.validLen - 1] === i) this.validLen--;
+    if (entry.type === 'compaction') this.compactions.pop();
+    if (entry.type === 'compaction' || entry.type === 'branch_summary') this.summaries.delete(entry.id);
+    const undo = this.revisions.get(i);
+    if (undo) {
+      this.revisions.delete(i);
+      this.summaries.set(undo.targetId, undo.prev);
+      this.own.shift(undo.prev.pos, -undo.ownDelta, i, this.cal.factor);
+      this.verb.shift(undo.prev.pos, -undo.verbDelta, i, this.cal.factor);
+    }
+    return entry;
+  }
+
+  /** Pops back to `ancestorId` (kept), or to an empty path for null. Returns the number popped. */
+  popTo(ancestorId: EntryId | null): number {
+    const keep = ancestorId === null ? 0 : this.indexOf(ancestorId) + 1;
+    if (ancestorId !== null && keep === 0) throw new Error(`PathTokenIndex.popTo: ${ancestorId} is not on the path`);
+    let n = 0;
+    while (this.path.length > keep) {
+      this.pop();
+      n++;
+    }
+    return n;
+  }
+
+  /**
+   * Moves the leaf: pops to the common ancestor and pushes `tail` (the new
+   * path after the ancestor, in root→leaf order).
+   */
+  switchTo(ancestorId: EntryId | null, tail: readonly SessionEntry[]): void {
+    this.popTo(ancestorId);
+    for (const e of tail) this.push(e);
+  }
+
+  /**
+   * Replaces an entry already on the path (a streaming reply that finished,
+   * usage that arrived late): re-pushes it and everything after it.
+   */
+  replace(entry: SessionEntry): void {
+    const at = this.indexOf(entry.id);
+    if (at < 0) throw new Error(`PathTokenIndex.replace: ${entry.id} is not on the path`);
+    const tail: SessionEntry[] = [];
+    while (this.path.length > at + 1) tail.push(this.pop()!);
+    this.pop();
+    this.push(entry);
+    for (let k = tail.length - 1; k >= 0; k--) this.push(tail[k]!);
+  }
+
+  /** New calibration or per-request tokens: rebuilds the calibrated sums (O(n), once per reply at most). */
+  setCalibration(cal: IndexCalibration, requestTokens: number = this.requestText): void {
+    this.requestText = requestTokens;
+    const refactor = cal.factor !== this.cal.factor;
+    this.cal = cal;
+    if (!refactor) return;
+    const n = this.path.length;
+    this.own.recalibrate(n, cal.factor, this.media.a);
+    this.verb.recalibrate(n, cal.factor, this.media.a);
+  }
+
+  private activeCompaction(): number {
+    for (let k = this.compactions.length - 1; k >= 0; k--) {
+      const at = this.compactions[k]!;
+      if (!this.summaries.get(this.path[at]!.id)?.undone) return at;
+    }
+    return -1;
+  }
+
+  /** Same rules as resolveSummaries: only summaries earlier on the path, text edits need a text. */
+  private applyRevision(targetId: EntryId, action: string, summary: string | undefined, at: number): RevisionUndo | null {
+    const s = this.summaries.get(targetId);
+    if (!s) return null;
+    const prev = { ...s };
+    if (action === 'undo') s.undone = true;
+    else if (action === 'redo') s.undone = false;
+    else if (summary !== undefined) s.tokens = this.counter.revisedSummary(s.kind, summary);
+    else return null;
+    const f = this.cal.factor;
+    const ownDelta = s.tokens - this.own.raw.a[s.pos]!;
+    this.own.shift(s.pos, ownDelta, at, f);
+    let verbDelta = 0;
+    if (s.kind === 'branch_summary') {
+      verbDelta = (s.undone ? 0 : s.tokens) - this.verb.raw.a[s.pos]!;
+      this.verb.shift(s.pos, verbDelta, at, f);
+    }
+    return { targetId, prev, ownDelta, verbDelta };
+  }
+
+  // ------------------------------------------------------------ queries
+
+  /**
+   * Calibrated own counts and prefix sums of the path, as lib/compaction takes
+   * them (counts[i] is what path[i] is when it reaches the model). Views into
+   * the index's buffers: valid until the next mutation.
+   */
+  pathTokens(): PathTokens {
+    return this.own.view(this.path.length);
+  }
+
+  /** Calibrated verbatim counts (see the header): range sums are context sizes. Views, like pathTokens(). */
+  verbatimTokens(): PathTokens {
+    return this.verb.view(this.path.length);
+  }
+
+  /** Increasing path indices that may start the kept part (see isValidCutEntry). */
+  validCuts(): Int32Array {
+    return this.valid.a.subarray(0, this.validLen);
+  }
+
+  /** The compaction in effect for path[0..k) (default: the whole path) and where its kept part starts. */
+  compactionState(k: number = this.path.length): { compactionIndex: number; keptFromIndex: number; summaryTokens: number } {
+    const comp = this.compAt.a[k]!;
+    if (comp < 0) return { compactionIndex: -1, keptFromIndex: 0, summaryTokens: 0 };
+    const entry = this.path[comp]!;
+    const firstKept = entry.type === 'compaction' ? this.indexOf(entry.firstKeptEntryId) : -1;
+    // A firstKeptEntryId off the path (a damaged import) keeps only what follows the compaction, as buildSessionContext does.
+    const keptFromIndex = firstKept >= 0 && firstKept <= comp ? firstKept : comp + 1;
+    return { compactionIndex: comp, keptFromIndex, summaryTokens: this.summaries.get(entry.id)?.tokens ?? 0 };
+  }
+
+  /**
+   * What a request made with path[0..k) as its context counts, split in raw
+   * text (before calibration) and media: request tokens, the summary in
+   * effect, and the entries from its kept part on. This is the "counted"
+   * side of a calibration sample for the reply at position k.
+   */
+  requestCount(k: number = this.path.length): { text: number; media: number } {
+    const { keptFromIndex, summaryTokens } = this.compactionState(k);
+    return {
+      text: this.requestText + summaryTokens + this.verb.R.a[k]! - this.verb.R.a[keptFromIndex]!,
+      media: this.M.a[k]! - this.M.a[keptFromIndex]!,
+    };
+  }
+
+  /**
+   * The context size now. Hybrid: the last reply's reported usage (input,
+   * cache reads and writes, output) plus counts of what came after it. A
+   * report only counts when it comes after the compaction in effect (and
+   * after any summary revision or model change): before that point it
+   * measured a context that no longer exists. Without such a report, counts
+   * of the whole context as buildSessionContext returns it, summary included.
+   */
+  figure(window?: number): ContextFigure {
+    const n = this.path.length;
+    const f = this.cal.factor;
+    const anchor = this.anchorAt.a[n]!;
+    const withWindow = (fig: ContextFigure): ContextFigure => (window ? { ...fig, window } : fig);
+    if (anchor >= 0) {
+      const usage = usageContextTokens(usableUsage(this.path[anchor]!)!);
+      const estimated = f * (this.verb.R.a[n]! - this.verb.R.a[anchor + 1]!) + (this.M.a[n]! - this.M.a[anchor + 1]!);
+      return withWindow({
+        tokens: Math.round(usage + estimated),
+        source: 'usage+estimate',
+        approximate: estimated > 0 && this.cal.approximate,
+        usageTokens: usage,
+        estimatedTokens: Math.round(estimated),
+      });
+    }
+    const r = this.requestCount(n);
+    const estimated = f * r.text + this.cal.offset + r.media;
+    return withWindow({ tokens: Math.round(estimated), source: 'estimate', approximate: this.cal.approximate, estimatedTokens: Math.round(estimated) });
+  }
+
+  /**
+   * Where a compaction would cut now: the search runs over the part of the
+   * path the model sees verbatim (from the kept part of the compaction in
+   * effect to the leaf).
+   */
+  findCut(keepRecentTokens: number, mode: 'atOrAfter' | 'atOrBefore' = 'atOrAfter'): CutLookup & { entryId: EntryId | null; startIndex: number } {
+    const start = this.compactionState().keptFromIndex;
+    const r = findCutIndex(this.verbatimTokens(), this.valid.a, start, this.path.length, keepRecentTokens, { mode, validCount: this.validLen });
+    return { ...r, entryId: r.index >= 0 ? this.path[r.index]!.id : null, startIndex: start };
+  }
+}

@@ -1,0 +1,9 @@
+/// <reference lib="webworker" />
+/**
+ * Browser entry of the token worker. The tokenizer tables load here and only
+ * here; the main thread talks to it through tokensClient.ts.
+ */
+import { expose } from 'comlink';
+import { createTokensApi } from './tokens.api';
+
+expose(createTokensApi());

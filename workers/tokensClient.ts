@@ -1,0 +1,33 @@
+/**
+ * Main-thread side of the token worker: a typed comlink proxy, one worker per
+ * tab. Imports only the API's type, so no tokenizer code reaches the main
+ * bundle. Every method returns a promise.
+ *
+ *   const tokens = getTokensClient();
+ *   const { figure, computed } = await tokens.loadPath(sessionId, path, { model });
+ *   await setEntryTokens(sessionId, computed);  // persist, never count again
+ */
+import { wrap, releaseProxy, type Remote } from 'comlink';
+import type { TokensApi } from './tokens.api';
+
+export type TokensClient = Remote<TokensApi>;
+export type { CutResult, PathUpdate, SessionTokenOptions } from './tokens.api';
+
+let worker: Worker | null = null;
+let client: TokensClient | null = null;
+
+export function getTokensClient(): TokensClient {
+  if (client) return client;
+  if (typeof Worker === 'undefined') throw new Error('The token worker needs a browser (Web Worker) environment');
+  worker = new Worker(new URL('./tokens.worker.ts', import.meta.url), { type: 'module', name: 'tokens' });
+  client = wrap<TokensApi>(worker);
+  return client;
+}
+
+/** Stops the worker (tests, hot reload); the next getTokensClient starts a new one. */
+export function terminateTokensClient(): void {
+  client?.[releaseProxy]();
+  worker?.terminate();
+  client = null;
+  worker = null;
+}
