@@ -47,7 +47,9 @@ describe('parseJsonLine', () => {
     expect(() => parseJsonLine('[1,2]', 2)).toThrow(/^Line 2: expected a JSON object, found a JSON array/);
     expect(() => parseJsonLine('42', 5)).toThrow(/^Line 5: expected a JSON object, found 42/);
     expect(() => parseJsonLine('hello', 7)).toThrow(/^Line 7: expected a JSON object, found "hello"/);
-    expect(() => parseJsonLine('{"a":1} trailing', 9)).toThrow(/^Line 9: unexpected text after the JSON object/);
+    expect(() => parseJsonLine('{"a":1} trailing', 9)).toThrow('Line 9, column 9: invalid JSON near "trailing" (extra text after the JSON value: "t")');
+    expect(() => parseJsonLine('{"a":1,"b":"x\\q"}', 4)).toThrow(/^Line 4, column 14: invalid JSON near .*\(invalid escape \\q\)$/);
+    expect(() => parseJsonLine('{"a":1}{"b":x}', 6)).toThrow(/^Line 6, column 13: invalid JSON near "x}"/);
   });
 });
 

@@ -179,11 +179,6 @@ export function findJsonError(s: string): { offset: number; reason: string } | n
   }
 }
 
-/** Why JSON.parse refused `text`, in plain words. */
-export function jsonReason(text: string): string {
-  return findJsonError(text)?.reason ?? 'invalid JSON';
-}
-
 export interface ParsedLine {
   objects: Record<string, unknown>[];
   /** Set when the line held several objects and was split. */
@@ -216,12 +211,15 @@ export function parseJsonLine(line: string, lineNo: number, format?: FormatId): 
 
   const split = splitTopLevelJson(line);
   if (split.truncated) return fail(`expected a JSON object, found ${excerpt(line)} (truncated JSON)`);
-  if (split.strayAt !== undefined || split.values.length === 0) {
-    const at = split.strayAt ?? 0;
-    const where = split.values.length > 0 ? `unexpected text after the JSON object: ${excerpt(line.slice(at))}` : `expected a JSON object, found ${excerpt(line.slice(at))}`;
-    return fail(`${where} (${jsonReason(line)})`);
+  const located = (text: string, base: number) => {
+    const found = findJsonError(text) ?? { offset: 0, reason: 'invalid JSON' };
+    const col = base + found.offset + 1;
+    throw new ImportError(`Line ${lineNo}, column ${col}: invalid JSON near ${excerpt(text.slice(found.offset))} (${found.reason})`, { format, line: lineNo });
+  };
+  if (split.values.length <= 1 || split.strayAt !== undefined) {
+    if (split.values.length === 0) return fail(`expected a JSON object, found ${excerpt(line.trim())}`);
+    return located(line, 0);
   }
-  if (split.values.length === 1) return fail(`expected a JSON object, found ${excerpt(line)} (${jsonReason(line)})`);
   const objects: Record<string, unknown>[] = [];
   for (const [a, b] of split.values) {
     const part = line.slice(a, b);
@@ -229,7 +227,7 @@ export function parseJsonLine(line: string, lineNo: number, format?: FormatId): 
     try {
       v = JSON.parse(part);
     } catch {
-      return fail(`expected a JSON object, found ${excerpt(part)} (${jsonReason(part)})`);
+      return located(part, a);
     }
     if (!isObject(v)) return fail(`expected a JSON object, found ${describeValue(v)}`);
     objects.push(v);

@@ -51,21 +51,57 @@ export function forEachLine(text: string, onLine: (line: string, lineNo: number)
   s.end();
 }
 
-/** UTF-8 length of a string without allocating, for progress in bytes. */
-export function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      // A surrogate pair is one 4-byte character; a lone high surrogate is encoded as U+FFFD (3 bytes).
-      const d = s.charCodeAt(i + 1);
+/**
+ * UTF-8 byte count of text arriving in chunks, for progress against a file
+ * size. A surrogate pair split across two chunks still counts as 4 bytes.
+ */
+export class Utf8Counter {
+  bytes = 0;
+  private pendingHigh = false;
+
+  add(s: string): number {
+    let n = 0;
+    let i = 0;
+    if (this.pendingHigh) {
+      this.pendingHigh = false;
+      const d = s.charCodeAt(0);
       if (d >= 0xdc00 && d <= 0xdfff) {
         n += 4;
-        i++;
+        i = 1;
       } else n += 3;
-    } else n += 3;
+    }
+    for (; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (c < 0x80) n += 1;
+      else if (c < 0x800) n += 2;
+      else if (c >= 0xd800 && c <= 0xdbff) {
+        if (i === s.length - 1) {
+          this.pendingHigh = true;
+          continue;
+        }
+        const d = s.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) {
+          n += 4;
+          i++;
+        } else n += 3; // a lone surrogate is written as U+FFFD
+      } else n += 3;
+    }
+    this.bytes += n;
+    return this.bytes;
   }
-  return n;
+
+  /** Counts a high surrogate left at the very end. */
+  end(): number {
+    if (this.pendingHigh) {
+      this.pendingHigh = false;
+      this.bytes += 3;
+    }
+    return this.bytes;
+  }
+}
+
+export function utf8Length(s: string): number {
+  const c = new Utf8Counter();
+  c.add(s);
+  return c.end();
 }

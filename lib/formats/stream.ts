@@ -2,7 +2,7 @@ import { JSONParser } from '@streamparser/json';
 import { DETECT_HEAD_CHARS, detectFormat } from './detect';
 import { Fnv1a64 } from './hash';
 import { parseJsonDocument } from './jsonValues';
-import { LineSplitter, utf8Length } from './lines';
+import { LineSplitter, Utf8Counter } from './lines';
 import { ChatGptCollector } from './readers/chatgpt';
 import { claudeCodeSink } from './readers/claudeCode';
 import { asImportError, JsonlFeeder, type JsonlSinkFactory } from './readers/jsonl';
@@ -133,13 +133,12 @@ function consumerFor(format: FormatId, head: string, opts: ImportOptions): Consu
 
 export async function importStream(chunks: AsyncIterable<string>, opts: StreamImportOptions = {}): Promise<ImportResult> {
   const hasher = new Fnv1a64();
-  let bytesRead = 0;
+  const counter = new Utf8Counter();
   let format: FormatId | undefined;
   try {
     const seen = (chunk: string) => {
       hasher.update(chunk);
-      bytesRead += utf8Length(chunk);
-      opts.onProgress?.(bytesRead);
+      opts.onProgress?.(counter.add(chunk));
     };
     let head = '';
     let consumer: Consumer | undefined;
@@ -162,6 +161,8 @@ export async function importStream(chunks: AsyncIterable<string>, opts: StreamIm
         if (head.length >= DETECT_HEAD_CHARS) start();
       }
     }
+    const before = counter.bytes;
+    if (counter.end() !== before) opts.onProgress?.(counter.bytes);
     if (!consumer) start();
     const result = consumer!.finish(hasher.hex());
     // A buffered single ChatGPT conversation was hashed above, not by the reader.

@@ -128,3 +128,60 @@ export function allParts(s: SessionSnapshot): (UserContent | AssistantContent)[]
   for (const e of s.entries) if (e.type === 'message') out.push(...(e.message.content as (UserContent | AssistantContent)[]));
   return out;
 }
+
+/** Every start tag of an HTML string, so checks can ignore escaped text. Quoted attribute values may contain ">". */
+export function startTags(html: string): string[] {
+  return html.match(/<[a-zA-Z][^\s/>]*(?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+))?)*\s*\/?>/g) ?? [];
+}
+
+/** Attribute names and (unescaped-enough) values of a start tag. */
+export function attributes(tag: string): { name: string; value: string }[] {
+  const out: { name: string; value: string }[] = [];
+  const re = /\s+([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?/g;
+  for (const m of tag.replace(/^<[^\s/>]+/, '').matchAll(re)) {
+    const raw = m[2] ?? m[3] ?? m[4] ?? '';
+    const value = raw.replace(/&#(\d+);/g, (_, d: string) => String.fromCharCode(Number(d))).replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))).replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+    out.push({ name: m[1]!.toLowerCase(), value });
+  }
+  return out;
+}
+
+/** No construct that could run script: no script/iframe/… elements, no on* handlers, no javascript: URLs, no inline styles in content. */
+export function expectInert(html: string, opts: { allowStyleElement?: boolean } = {}): void {
+  expect(html).not.toMatch(/<script/i);
+  const banned = opts.allowStyleElement ? /<(iframe|object|embed|link|form|svg|math|base)\b/i : /<(iframe|object|embed|style|link|meta|form|svg|math|base)\b/i;
+  expect(html).not.toMatch(banned);
+  for (const t of startTags(html)) {
+    for (const a of attributes(t)) {
+      expect(a.name, t).not.toMatch(/^on/);
+      expect(a.name, t).not.toBe('style');
+      if (['href', 'src', 'action', 'formaction', 'xlink:href', 'srcset'].includes(a.name)) {
+        expect(a.value.replace(/[\s\u0000-\u001f]/g, ''), t).not.toMatch(/^(javascript|vbscript|data:text)/i);
+      }
+    }
+  }
+}
+
+/** A small session using every entry type, a branch, an image and a token cache. */
+export function sampleSnapshot(): SessionSnapshot {
+  const t = 1_700_000_000_000;
+  const details = { readFiles: ['a.ts'], modifiedFiles: ['b.ts'], summarizer: { kind: 'model' as const, model: 'openai:gpt-4o' }, durationMs: 1200, usage: { input: 10, output: 5 } };
+  const entries: SessionEntry[] = [
+    { id: 'u1', parentId: null, timestamp: t, type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'Hello' }, { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', byteLength: 70 }, { type: 'file', name: 'notes.txt', mimeType: 'text/plain', byteLength: 5, text: 'notes' }] }, tokens: { v: 1, o200k: 12, chars4: 3 } },
+    { id: 'a1', parentId: 'u1', timestamp: t + 1, type: 'message', message: { role: 'assistant', content: [{ type: 'thinking', thinking: 'let me look' }, { type: 'text', text: 'Reading the file.' }, { type: 'toolCall', id: 'call-1', name: 'read', arguments: { path: 'a.ts' } }], model: 'openai:gpt-4o', usage: { input: 100, output: 20, cacheRead: 5, totalTokens: 125, cost: 0.01 }, stopReason: 'toolUse', status: 'complete' } },
+    { id: 'r1', parentId: 'a1', timestamp: t + 2, type: 'message', message: { role: 'toolResult', toolCallId: 'call-1', toolName: 'read', content: [{ type: 'text', text: 'const a = 1;' }], isError: false } },
+    { id: 'c1', parentId: 'r1', timestamp: t + 3, type: 'compaction', summary: '## Goal\nRead a.ts', firstKeptEntryId: 'a1', tokensBefore: 5000, tokensAfter: 800, details },
+    { id: 'm1', parentId: 'c1', timestamp: t + 4, type: 'model_change', model: 'anthropic:claude-x' },
+    { id: 'a2', parentId: 'm1', timestamp: t + 5, type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: 'Done, **a** is 1.' }], stopReason: 'stop' } },
+    { id: 'u2', parentId: 'a1', timestamp: t + 6, type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'Different question' }] } },
+    { id: 'b1', parentId: 'u2', timestamp: t + 7, type: 'branch_summary', fromId: 'a2', summary: 'Explored a.ts, found a = 1.', details: { readFiles: [], modifiedFiles: [], summarizer: { kind: 'extractive' } } },
+    { id: 'l1', parentId: 'b1', timestamp: t + 8, type: 'label', targetId: 'u1', label: 'start' },
+    { id: 's1', parentId: 'l1', timestamp: t + 9, type: 'summary_revision', targetId: 'b1', action: 'edit', summary: 'Edited summary', details: { customInstructions: 'shorter' } },
+    { id: 'x1', parentId: 's1', timestamp: t + 10, type: 'custom', customType: 'test:thing', data: { nested: [1, { a: null }] }, display: 'a custom record' },
+    { id: 'a3', parentId: 'x1', timestamp: t + 11, type: 'message', message: { role: 'assistant', content: [], stopReason: 'error', errorMessage: 'rate limited' } },
+  ];
+  return {
+    meta: { id: 'sess-1', title: 'Sample', createdAt: t, updatedAt: t + 11, leafId: 'a3', model: 'openai:gpt-4o', systemPrompt: 'Be brief.', compaction: { keepRecentTokens: 1000 }, source: { format: 'pi', fileName: 'x.jsonl', hash: 'abc', originalId: 'o' }, cwd: '/w' },
+    entries,
+  };
+}

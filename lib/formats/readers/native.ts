@@ -46,7 +46,8 @@ class NativeSink implements JsonlSink {
       const { type: _t, format: _f, version: _v, ...rest } = rec;
       const parsed = sessionMetaSchema.safeParse(rest);
       if (!parsed.success) this.fail(lineNo, `invalid session header (${firstIssue(parsed.error)})`);
-      this.sessions.push({ meta: parsed.data as SessionMeta, entries: [], ids: new Set(), headerLine: lineNo });
+      // The validated original, not zod's copy: it keeps key order (a re-export is byte-identical) and unknown keys.
+      this.sessions.push({ meta: rest as unknown as SessionMeta, entries: [], ids: new Set(), headerLine: lineNo });
       return;
     }
     const cur = this.sessions[this.sessions.length - 1];
@@ -56,7 +57,7 @@ class NativeSink implements JsonlSink {
       const kind = typeof rec.type === 'string' ? `${excerpt(rec.type)} entry` : 'entry';
       this.fail(lineNo, `not a valid ${kind} (${firstIssue(parsed.error)})`);
     }
-    const entry = parsed.data as SessionEntry;
+    const entry = rec as unknown as SessionEntry;
     if (cur.ids.has(entry.id)) this.fail(lineNo, `entry id ${excerpt(entry.id)} is used twice`);
     cur.ids.add(entry.id);
     cur.entries.push(entry);

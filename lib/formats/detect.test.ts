@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { allFixtureFiles, FIXTURES, FIXTURES_DIR, readFixture } from '@/lib/testing/fixtures';
+import { DETECT_HEAD_CHARS, detectFormat, scanHead } from './detect';
+import { exportJsonl } from './export/jsonl';
+import { sampleSnapshot } from './testHelpers';
+import { ImportError, type DetectedFormat } from './types';
+
+const EXPECTED: Record<keyof typeof FIXTURES, DetectedFormat> = {
+  piV1: 'pi',
+  claudeViewer: 'claude-code',
+  claudeLog: 'claude-code',
+  chatgptTree: 'chatgpt',
+  chatgptExport: 'chatgpt',
+  librechatTree: 'librechat',
+  sweTraj: 'swe-agent',
+};
+
+describe('detectFormat', () => {
+  it('covers every fixture file', () => {
+    expect(allFixtureFiles().sort()).toEqual(Object.values(FIXTURES).sort());
+  });
+
+  it.each(Object.entries(EXPECTED) as [keyof typeof FIXTURES, DetectedFormat][])('%s → %s, from the first 64 KB, with or without a file name', (name, format) => {
+    const head = readFixture(name).slice(0, DETECT_HEAD_CHARS);
+    expect(detectFormat(head, FIXTURES[name])).toBe(format);
+    expect(detectFormat(head)).toBe(format);
+    expect(detectFormat(head, 'renamed.txt')).toBe(format);
+  });
+
+  it.each(Object.keys(EXPECTED) as (keyof typeof FIXTURES)[])('%s: not fooled by a BOM and leading whitespace', (name) => {
+    const head = readFixture(name).slice(0, DETECT_HEAD_CHARS);
+    expect(detectFormat('\uFEFF\n\n  \t' + head)).toBe(EXPECTED[name]);
+    expect(detectFormat('\r\n' + head.replace(/\n/g, '\r\n'))).toBe(EXPECTED[name]);
+  });
+
+  it('detects the native format and zip archives', () => {
+    expect(detectFormat(exportJsonl(sampleSnapshot()))).toBe('native');
+    expect(detectFormat('PK\u0003\u0004rest')).toBe('archive');
+  });
+
+  it('detects ChatGPT from a head cut before "mapping" and an empty export', () => {
+    expect(detectFormat('[{"title": "x", "create_time": 1700000000.5, "upd')).toBe('chatgpt');
+    expect(detectFormat('[]\n')).toBe('chatgpt');
+  });
+
+  it('is not fooled by format keys inside message text', () => {
+    const tricky = JSON.stringify({ note: '"mapping": {} "history": [] {"type":"session"}', other: 1 });
+    expect(() => detectFormat(tricky)).toThrow(ImportError);
+  });
+
+  it('explains an unknown or empty file and lists the supported formats', () => {
+    expect(() => detectFormat('')).toThrow(/empty/);
+    expect(() => detectFormat('  \n ')).toThrow(/empty/);
+    try {
+      detectFormat('hello world', 'notes.txt');
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ImportError);
+      const msg = (err as Error).message;
+      expect(msg).toMatch(/notes\.txt/);
+      for (const f of ['ChatGPT', 'Claude Code', 'pi', 'LibreChat', 'SWE-agent', 'longctx session']) expect(msg).toContain(f);
+    }
+  });
+});
+
+describe('scanHead', () => {
+  it('reads the top-level keys of the first record, not nested ones', () => {
+    const s = scanHead('{"type":"session","n":3,"o":{"type":"inner"},"b":true}\n{"x":1}\n');
+    expect(s.keys.get('type')).toBe('session');
+    expect(s.keys.get('n')).toBe(3);
+    expect(s.keys.has('o')).toBe(true);
+    expect(s.keys.get('b')).toBe(true);
+    expect(s.moreLines).toBe(true);
+    expect(s.multiline).toBe(false);
+  });
+
+  it('tells a pretty-printed document from JSON lines', () => {
+    const doc = readFileSync(join(FIXTURES_DIR, FIXTURES.librechatTree), 'utf8');
+    expect(scanHead(doc).multiline).toBe(true);
+  });
+});

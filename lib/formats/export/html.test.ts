@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { readFixture } from '@/lib/testing/fixtures';
+import type { SessionEntry, SessionSnapshot } from '@/lib/session/types';
+import { readPi } from '../readers/pi';
+import { readClaudeCode } from '../readers/claudeCode';
+import { expectInert, sampleSnapshot, startTags } from '../testHelpers';
+import { EXPORT_CSP, exportHtml } from './html';
+
+const HOSTILE = [
+  '<script>alert(1)</script>',
+  '<img src=x onerror=alert(1)>',
+  '[x](javascript:alert(1))',
+  '<a href="javascript:alert(1)">y</a>',
+  '```\n</script><script>alert(1)</script>\n```',
+  '<svg onload=alert(1)>',
+  '<iframe src="https://evil.example"></iframe>',
+  '"><script>alert(1)</script>',
+  "'><img src=x onerror=alert(1)>",
+].join('\n\n');
+
+function hostileSnapshot(): SessionSnapshot {
+  const t = 1_700_000_000_000;
+  const entries: SessionEntry[] = [
+    { id: 'u"><script>1', parentId: null, timestamp: t, type: 'message', message: { role: 'user', content: [{ type: 'text', text: HOSTILE }, { type: 'image', mimeType: 'image/png" onerror="alert(1)', data: 'AAAA' }, { type: 'image', mimeType: 'image/png', data: 'AA"onerror="alert(1)' }, { type: 'image', mimeType: 'image/png', url: 'javascript:alert(1)' }] } },
+    {
+      id: 'a1',
+      parentId: 'u"><script>1',
+      timestamp: t + 1,
+      type: 'message',
+      message: { role: 'assistant', content: [{ type: 'thinking', thinking: HOSTILE }, { type: 'text', text: HOSTILE }, { type: 'toolCall', id: 'c<1>', name: '<script>x</script>', arguments: { cmd: '</script><script>alert(1)</script>' } }], model: '<b>m</b>', stopReason: 'error', errorMessage: '<img src=x onerror=alert(1)>' },
+    },
+    { id: 'r1', parentId: 'a1', timestamp: t + 2, type: 'message', message: { role: 'toolResult', toolCallId: 'c<1>', toolName: '<img src=x onerror=alert(1)>', content: [{ type: 'text', text: HOSTILE }], isError: true } },
+    { id: 'k1', parentId: 'r1', timestamp: t + 3, type: 'compaction', summary: HOSTILE, firstKeptEntryId: 'r1', tokensBefore: 10, details: { readFiles: [], modifiedFiles: [], summarizer: { kind: 'extractive' } } },
+    { id: 'b1', parentId: 'k1', timestamp: t + 4, type: 'branch_summary', fromId: 'x', summary: HOSTILE, details: { readFiles: [], modifiedFiles: [], summarizer: { kind: 'extractive' } } },
+    { id: 'x1', parentId: 'b1', timestamp: t + 5, type: 'custom', customType: '<script>alert(1)</script>', display: HOSTILE },
+    { id: 'side', parentId: 'u"><script>1', timestamp: t + 6, type: 'message', message: { role: 'user', content: [{ type: 'text', text: HOSTILE }] } },
+  ];
+  return { meta: { id: 's', title: '</title><script>alert(1)</script>', createdAt: t, updatedAt: t, leafId: 'x1', systemPrompt: HOSTILE }, entries };
+}
+
+describe('exportHtml', () => {
+  it('is one self-contained document with a strict CSP and no external resources', () => {
+    const html = exportHtml(sampleSnapshot());
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="${EXPORT_CSP}">`);
+    expect(EXPORT_CSP).toBe("default-src 'none'; style-src 'unsafe-inline'; img-src data:");
+    expect(html).not.toMatch(/<script/i);
+    expect(html).not.toMatch(/<link\b/i);
+    expect(html).not.toMatch(/@import|url\(/i);
+    for (const t of startTags(html)) expect(t).not.toMatch(/\ssrc="(?!data:image\/)/);
+  });
+
+  it('has a tree of the whole session with the active path marked, and the active path in the main column', () => {
+    const s = sampleSnapshot();
+    const html = exportHtml(s);
+    const nav = html.slice(html.indexOf('<nav'), html.indexOf('</nav>'));
+    expect(nav.match(/<li[ >]/g)!.length - nav.match(/<li class="fork">/g)!.length).toBe(s.entries.length);
+    expect(nav.match(/class="fork"/g)).toHaveLength(2);
+    expect(nav).toMatch(/<li class="active leaf" aria-current="true">/);
+    const main = html.slice(html.indexOf('<main>'));
+    expect(main).toContain('Hello');
+    expect(main).toContain('<details class="summary branch" open><summary>Branch summary');
+    expect(main).not.toContain('Done, <strong>a</strong> is 1.');
+    expect(main).toContain('<img class="part"');
+  });
+
+  it('shows compaction summaries in a details block with the token count, messages rendered as markdown', () => {
+    const s = sampleSnapshot();
+    const html = exportHtml({ ...s, meta: { ...s.meta, leafId: 'a2' } });
+    expect(html).toContain('<details class="summary compaction" open><summary>Compaction summary (5,000 tokens before, 800 after)</summary><div class="md"><h2>Goal</h2>');
+    expect(html).toContain('Done, <strong>a</strong> is 1.');
+    expect(html).toContain('<pre>const a = 1;</pre>');
+  });
+
+  it('renders hostile content inert: no script, no handlers, no javascript: URLs', () => {
+    const html = exportHtml(hostileSnapshot());
+    const body = html.slice(html.indexOf('<body>'));
+    expectInert(body);
+    expectInert(html.slice(0, html.indexOf('<body>')), { allowStyleElement: true });
+    expect(html.match(/<style>/g)).toHaveLength(1);
+    expect(html.match(/<meta/g)).toHaveLength(4);
+    // The hostile text is still there, as text.
+    expect(html).toContain('&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(body).toMatch(/&(lt|#x3C);script>alert\(1\)&(lt|#x3C);\/script>/);
+    expect(body).toContain('&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(body).not.toContain('<img src=x');
+    // Only the validated image became an <img>; the injected mime type and data did not.
+    expect(startTags(body).filter((t) => t.startsWith('<img'))).toHaveLength(0);
+  });
+
+  it('exports the real transcripts (pi with compactions, Claude Code with a 1 MB screenshot)', () => {
+    const pi = readPi(readFixture('piV1')).sessions[0]!;
+    const html = exportHtml(pi);
+    expect(html.match(/<details class="summary compaction"/g)).toHaveLength(2);
+    expect(html).toContain('Compaction summary (184,525 tokens before)');
+    expect(html).toContain('Compaction summary (131,140 tokens before)');
+    expectInert(html.slice(html.indexOf('<body>')));
+    const claude = readClaudeCode(readFixture('claudeLog')).sessions[0]!;
+    const h2 = exportHtml(claude);
+    expect(h2.match(/<img class="part" alt="image: image\/png[^"]*" src="data:image\/png;base64,iVBOR/g)).toHaveLength(1);
+    expectInert(h2.slice(h2.indexOf('<body>')));
+  });
+});

@@ -1,0 +1,23 @@
+import { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
+
+/**
+ * One sanitize schema for everything that renders untrusted markdown (model
+ * output, imported transcripts): the HTML export (render.ts) and the app's
+ * react-markdown. GitHub's rules, narrowed: links only http(s), mailto and
+ * relative; images only http(s) (the HTML export additionally forbids remote
+ * images through its CSP). Event handlers, styles and scripts are never in
+ * the allow-list, so they are dropped.
+ */
+export const markdownSanitizeSchema: SanitizeSchema = {
+  ...defaultSchema,
+  protocols: {
+    ...defaultSchema.protocols,
+    href: ['http', 'https', 'mailto'],
+    src: ['http', 'https'],
+    cite: ['http', 'https'],
+    longDesc: ['http', 'https'],
+  },
+};
+
+/** Same object, shorter name. */
+export const sanitizeSchema = markdownSanitizeSchema;
