@@ -1,0 +1,228 @@
+import type { EffectiveSummary } from '@/lib/session/revisions';
+import type { ChatMessage, EntryId, SessionEntry } from '@/lib/session/types';
+import type { PathTokens } from '@/lib/tokens/pathTokens';
+import type { NoCompactionReason } from './types';
+
+/**
+ * Where to cut a path for compaction.
+ *
+ * Rules (pi, Opal, phi-core agree on these):
+ * - A cut lands on a user or an assistant message, never on a tool result:
+ *   a kept tool result without its call is an orphan every provider rejects.
+ *   Cutting at an assistant message keeps the tool results that follow it.
+ * - Compaction, branch_summary, custom, label, model_change and revision
+ *   entries are never cut points: `firstKeptEntryId` always names a message.
+ *   (pi also allows cutting at a branch summary; we summarise it instead, so
+ *   the invariant "the kept part starts with a message" holds everywhere.)
+ * - At least `keepRecentTokens` of context stay verbatim when the path has that
+ *   much. We pick the nearest valid cut AT OR BEFORE the point where the
+ *   budget is reached. pi picks the one at or after it, which keeps less than
+ *   promised and, when the newest entries are tool results, finds nothing
+ *   (pi issues 7201 / 6879). Walking back always reaches the assistant message
+ *   that owns a run of tool results, so that trap cannot happen here.
+ */
+
+/** A user or assistant message: the only entries a kept range may start at. */
+export function isValidCutPoint(e: SessionEntry | undefined): boolean {
+  return e?.type === 'message' && (e.message.role === 'user' || e.message.role === 'assistant');
+}
+
+/** An assistant reply that failed before producing anything: buildSessionContext drops it. */
+export function isEmptyFailedReply(m: ChatMessage): boolean {
+  return m.role === 'assistant' && m.content.length === 0 && (m.stopReason === 'error' || m.stopReason === 'aborted');
+}
+
+/**
+ * Whether path entry `e` reaches the model when it lies in a kept range, as in
+ * buildSessionContext: messages (not empty failed replies) and branch summaries
+ * that are not undone. Compactions inside a kept range are superseded.
+ */
+export function countsInKeptContext(e: SessionEntry, summaries: ReadonlyMap<EntryId, EffectiveSummary>): boolean {
+  if (e.type === 'message') return !isEmptyFailedReply(e.message);
+  if (e.type === 'branch_summary') return !summaries.get(e.id)?.undone;
+  return false;
+}
+
+export interface CutSearch {
+  path: readonly SessionEntry[];
+  tokens: PathTokens;
+  /** First index that may be summarised. */
+  boundaryStart: number;
+  keepRecentTokens: number;
+  /** countsInKeptContext bound to the path's summaries. */
+  inContext: (i: number) => boolean;
+  /**
+   * A turn prefix at most this large is not worth a summary of its own: the
+   * cut moves back to the turn's user message instead (see splitTurn).
+   */
+  smallPrefixTokens: number;
+  force: boolean;
+}
+
+export interface CutPoint {
+  firstKeptIndex: number;
+  /** User message that opened the turn when the cut falls inside it; null for a clean cut. */
+  turnStartIndex: number | null;
+  keptTokens: number;
+  /** The cut came from the force fallback (keep only the last turn). */
+  forced: boolean;
+}
+
+/** Largest i in [lo, hi] with prefix[i] <= target (prefix is non-decreasing); lo - 1 when none. */
+function lastPrefixAtMost(prefix: ArrayLike<number>, lo: number, hi: number, target: number): number {
+  let ans = lo - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (prefix[mid]! <= target) {
+      ans = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return ans;
+}
+
+function hasMessageIn(path: readonly SessionEntry[], from: number, to: number): boolean {
+  for (let i = from; i < to; i++) if (path[i]!.type === 'message' || path[i]!.type === 'branch_summary') return true;
+  return false;
+}
+
+/** The user message that opened the turn containing `cut`, searched back to `from`; null if none in range. */
+export function findTurnStart(path: readonly SessionEntry[], cut: number, from: number): number | null {
+  for (let i = cut - 1; i >= from; i--) {
+    const e = path[i]!;
+    if (e.type === 'message' && e.message.role === 'user') return i;
+  }
+  return null;
+}
+
+/**
+ * Tool-call bookkeeping of a kept tail grown backwards one entry at a time: a
+ * cut is only valid when every tool result in the tail has its call in the
+ * tail. Checking the cut entry's role is not enough: Claude Code writes
+ * parallel calls as consecutive assistant entries (call A, call B, result A,
+ * result B), and cutting at "call B" would orphan result A.
+ */
+class TailCalls {
+  private readonly calls = new Set<string>();
+  private readonly waiting = new Set<string>();
+  constructor(private readonly ignore: ReadonlySet<string>) {}
+
+  /** Adds path[i]; entries must be added from the end backwards. */
+  add(e: SessionEntry): void {
+    if (e.type !== 'message') return;
+    const m = e.message;
+    if (m.role === 'toolResult') {
+      if (!this.calls.has(m.toolCallId) && !this.ignore.has(m.toolCallId)) this.waiting.add(m.toolCallId);
+    } else if (m.role === 'assistant') {
+      for (const p of m.content) {
+        if (p.type !== 'toolCall') continue;
+        this.calls.add(p.id);
+        this.waiting.delete(p.id);
+      }
+    }
+  }
+
+  get complete(): boolean {
+    return this.waiting.size === 0;
+  }
+
+  /** Results still waiting for their call. */
+  unanswered(): Set<string> {
+    return new Set(this.waiting);
+  }
+}
+
+/**
+ * Finds the cut. O(log n) to locate where keep-recent is reached through the
+ * prefix sums, then a scan over the kept tail only (to correct for entries
+ * that do not reach the model, to keep tool calls with their results, and to
+ * step back to a valid cut point).
+ */
+export function findCutPoint(s: CutSearch): CutPoint | { reason: NoCompactionReason } {
+  let res = searchCut(s, new Set());
+  // Results whose call lies before the region (source-data orphans, or calls already summarised)
+  // can never be matched; ignore them and search again rather than refuse to cut.
+  if (!res.found && res.unanswered.size > 0) res = searchCut(s, res.unanswered);
+  const { path, boundaryStart, inContext } = s;
+  const keep = Math.max(0, s.keepRecentTokens);
+  if (!res.found) {
+    if (!s.force) return { reason: res.c >= boundaryStart && res.kept >= keep ? 'nothing-to-summarize' : 'below-keep-recent' };
+    return forcedCut(s, res.unanswered);
+  }
+  const c = res.c;
+  const cutEntry = path[c] as { message: ChatMessage };
+  const turnStart = cutEntry.message.role === 'user' ? null : findTurnStart(path, c, boundaryStart);
+  if (turnStart !== null && !s.force) {
+    // A short turn prefix is kept whole rather than summarised separately (a user message is always a valid cut).
+    let prefixTokens = 0;
+    for (let i = turnStart; i < c; i++) if (inContext(i)) prefixTokens += s.tokens.counts[i]!;
+    if (prefixTokens <= s.smallPrefixTokens && turnStart > boundaryStart && hasMessageIn(path, boundaryStart, turnStart) && userCutKeepsPairs(path, turnStart, res.unanswered)) {
+      return { firstKeptIndex: turnStart, turnStartIndex: null, keptTokens: res.kept + prefixTokens, forced: false };
+    }
+  }
+  return { firstKeptIndex: c, turnStartIndex: turnStart, keptTokens: res.kept, forced: false };
+}
+
+/** A cut at `at` keeps every tool result with its call (checked by scanning the tail). */
+function userCutKeepsPairs(path: readonly SessionEntry[], at: number, ignore: ReadonlySet<string>): boolean {
+  const tail = new TailCalls(ignore);
+  for (let i = path.length - 1; i >= at; i--) tail.add(path[i]!);
+  return tail.complete;
+}
+
+function searchCut(s: CutSearch, ignore: ReadonlySet<string>): { c: number; kept: number; found: boolean; unanswered: Set<string> } {
+  const { path, tokens, boundaryStart, inContext } = s;
+  const end = path.length;
+  const counts = tokens.counts;
+  const keep = Math.max(0, s.keepRecentTokens);
+  const tail = new TailCalls(ignore);
+  let c = lastPrefixAtMost(tokens.prefix, boundaryStart, end, tokens.prefix[end]! - keep);
+  if (c < boundaryStart) return { c, kept: 0, found: false, unanswered: new Set() };
+  let kept = 0;
+  // Exact kept tokens from c: only what reaches the model counts.
+  for (let i = end - 1; i >= c; i--) {
+    tail.add(path[i]!);
+    if (inContext(i)) kept += counts[i]!;
+  }
+  while (c > boundaryStart && (kept < keep || !isValidCutPoint(path[c]) || !tail.complete)) {
+    c--;
+    tail.add(path[c]!);
+    if (inContext(c)) kept += counts[c]!;
+  }
+  const found = isValidCutPoint(path[c]) && tail.complete && kept >= keep && c > boundaryStart && hasMessageIn(path, boundaryStart, c);
+  return { c, kept, found, unanswered: tail.unanswered() };
+}
+
+/**
+ * Overflow recovery / manual compaction when the normal search found nothing:
+ * keep only the last turn (from its user message). When the whole region is a
+ * single turn, keep from its last assistant message instead, which splits the
+ * turn. Opal's equivalent keeps the last two messages; keeping a whole turn is
+ * kinder to the model (it still sees the request it is working on) and the
+ * last-assistant fallback covers the case where that turn alone is too big.
+ */
+function forcedCut(s: CutSearch, ignore: ReadonlySet<string>): CutPoint | { reason: NoCompactionReason } {
+  const { path, boundaryStart, inContext, tokens } = s;
+  const end = path.length;
+  let userCut = -1;
+  let assistantCut = -1;
+  const tail = new TailCalls(ignore);
+  let firstContent = boundaryStart;
+  while (firstContent < end && !hasMessageIn(path, firstContent, firstContent + 1)) firstContent++;
+  for (let i = end - 1; i > firstContent; i--) {
+    const e = path[i]!;
+    tail.add(e);
+    if (!isValidCutPoint(e) || !tail.complete) continue;
+    if ((e as { message: ChatMessage }).message.role === 'user') {
+      userCut = i;
+      break;
+    }
+    if (assistantCut < 0) assistantCut = i;
+  }
+  const cut = userCut >= 0 ? userCut : assistantCut;
+  if (cut < 0) return { reason: 'nothing-to-summarize' };
+  let kept = 0;
+  for (let i = cut; i < end; i++) if (inContext(i)) kept += tokens.counts[i]!;
+  const isUser = (path[cut] as { message: ChatMessage }).message.role === 'user';
+  return { firstKeptIndex: cut, turnStartIndex: isUser ? null : findTurnStart(path, cut, boundaryStart), keptTokens: kept, forced: true };
+}

@@ -1,0 +1,309 @@
+import { resolveSummaries, type EffectiveSummary } from '@/lib/session/revisions';
+import type { CompactionEntry, CompactionSettings, EntryId, SessionEntry } from '@/lib/session/types';
+import type { PathTokens } from '@/lib/tokens/pathTokens';
+import { countsInKeptContext, findCutPoint, isEmptyFailedReply, type CutPoint } from './cutPoint';
+import { addDetails, addItems, createFileOps, toFileLists } from './fileOps';
+import type { CompactionPreparation, NoCompactionReason, SummaryItem } from './types';
+
+export interface PrepareOptions {
+  /** Overrides settings.keepRecentTokens (manual compaction, overflow recovery). */
+  keepRecentTokens?: number;
+  /** Overflow recovery / manual: compact even below keep-recent, keeping at least the last turn. */
+  force?: boolean;
+  /** The caller's better figure for the current context (e.g. last usage plus new entries). */
+  contextTokens?: number;
+  /**
+   * The chat model's window. When given, keep-recent is clamped so that kept
+   * tail + summary budget still fits under window − reserve (a 20k keep-recent
+   * is meaningless for an 8k local model).
+   */
+  window?: number;
+}
+
+/** The summary's output budget, as pi sizes it: 80 % of the reserve. Also used as the size bound of a summary. */
+export function summaryOutputBudget(settings: Pick<CompactionSettings, 'reserveTokens'>): number {
+  return Math.max(256, Math.floor(settings.reserveTokens * 0.8));
+}
+
+/** A turn prefix this small is kept verbatim instead of being summarised on its own. */
+export function smallPrefixTokens(keepRecentTokens: number): number {
+  return Math.floor(keepRecentTokens * 0.1);
+}
+
+export function effectiveKeepRecent(settings: CompactionSettings, opts: PrepareOptions): number {
+  let keep = opts.keepRecentTokens ?? settings.keepRecentTokens;
+  if (opts.window !== undefined && opts.window > 0) {
+    const room = opts.window - settings.reserveTokens - summaryOutputBudget(settings);
+    keep = Math.min(keep, Math.max(Math.floor(opts.window / 10), room));
+  }
+  return Math.max(0, Math.floor(keep));
+}
+
+interface PathState {
+  summaries: Map<EntryId, EffectiveSummary>;
+  /** Index of the compaction in effect at the leaf (latest not undone), -1 without one. */
+  compactionIndex: number;
+  /** Where that compaction's kept range starts: the start of the region a new compaction may summarise. */
+  boundaryStart: number;
+}
+
+function pathState(path: readonly SessionEntry[]): PathState {
+  const summaries = resolveSummaries(path);
+  let compactionIndex = -1;
+  for (let i = 0; i < path.length; i++) {
+    const e = path[i]!;
+    if (e.type === 'compaction' && !summaries.get(e.id)?.undone) compactionIndex = i;
+  }
+  let boundaryStart = 0;
+  if (compactionIndex >= 0) {
+    const c = path[compactionIndex] as CompactionEntry;
+    const kept = path.findIndex((e) => e.id === c.firstKeptEntryId);
+    // Same fallback as buildSessionContext: a firstKeptEntryId off the path keeps only what follows the compaction.
+    boundaryStart = kept >= 0 && kept <= compactionIndex ? kept : compactionIndex + 1;
+  }
+  return { summaries, compactionIndex, boundaryStart };
+}
+
+/** Bookkeeping entries that never reach the model; they don't make a tail "new". */
+function isBookkeeping(e: SessionEntry): boolean {
+  return e.type === 'label' || e.type === 'custom' || e.type === 'summary_revision' || e.type === 'model_change';
+}
+
+/** Context tokens at the leaf from the path's counts: the summary in effect plus what reaches the model from its kept start. */
+export function contextTokensOf(path: readonly SessionEntry[], tokens: PathTokens): number {
+  const st = pathState(path);
+  return contextTokensFromState(path, tokens, st);
+}
+
+function contextTokensFromState(path: readonly SessionEntry[], tokens: PathTokens, st: PathState): number {
+  let total = st.compactionIndex >= 0 ? tokens.counts[st.compactionIndex]! : 0;
+  for (let i = st.boundaryStart; i < path.length; i++) if (countsInKeptContext(path[i]!, st.summaries)) total += tokens.counts[i]!;
+  return total;
+}
+
+function itemsOf(path: readonly SessionEntry[], from: number, to: number, summaries: Map<EntryId, EffectiveSummary>): SummaryItem[] {
+  const out: SummaryItem[] = [];
+  for (let i = from; i < to; i++) {
+    const e = path[i]!;
+    if (e.type === 'message') {
+      if (!isEmptyFailedReply(e.message)) out.push({ kind: 'message', entryId: e.id, message: e.message });
+    } else if (e.type === 'branch_summary') {
+      const eff = summaries.get(e.id);
+      if (eff && !eff.undone) out.push({ kind: 'branchSummary', entryId: e.id, summary: eff.summary });
+    }
+    // Compactions inside the region were merged into the one in effect; labels, custom records,
+    // model changes and revisions never reach the model.
+  }
+  return out;
+}
+
+function sumCounts(tokens: PathTokens, path: readonly SessionEntry[], from: number, to: number, summaries: Map<EntryId, EffectiveSummary>): number {
+  let t = 0;
+  for (let i = from; i < to; i++) if (countsInKeptContext(path[i]!, summaries)) t += tokens.counts[i]!;
+  return t;
+}
+
+export type CutDecision =
+  | { ok: true; cut: CutPoint; state: PathState; keepRecentTokens: number }
+  | { ok: false; reason: NoCompactionReason; keepRecentTokens: number };
+
+function decideCut(
+  path: readonly SessionEntry[],
+  tokens: PathTokens,
+  settings: CompactionSettings,
+  opts: PrepareOptions,
+): CutDecision {
+  const keepRecentTokens = effectiveKeepRecent(settings, opts);
+  if (tokens.counts.length !== path.length) throw new Error(`PathTokens has ${tokens.counts.length} counts for a path of ${path.length} entries`);
+  if (!path.some((e) => e.type === 'message')) return { ok: false, reason: 'empty', keepRecentTokens };
+  const st = pathState(path);
+
+  // An already-compacted tail is not compacted again: if nothing but bookkeeping follows the
+  // compaction in effect, a new one would only re-summarise the tail it deliberately kept.
+  if (st.compactionIndex >= 0) {
+    let tailIsNew = false;
+    for (let i = path.length - 1; i > st.compactionIndex; i--) {
+      if (!isBookkeeping(path[i]!)) {
+        tailIsNew = true;
+        break;
+      }
+    }
+    if (!tailIsNew) return { ok: false, reason: 'already-compacted', keepRecentTokens };
+  }
+
+  const res = findCutPoint({
+    path,
+    tokens,
+    boundaryStart: st.boundaryStart,
+    keepRecentTokens,
+    inContext: (i) => countsInKeptContext(path[i]!, st.summaries),
+    smallPrefixTokens: smallPrefixTokens(keepRecentTokens),
+    force: opts.force ?? false,
+  });
+  if ('reason' in res) return { ok: false, reason: res.reason, keepRecentTokens };
+  return { ok: true, cut: res, state: st, keepRecentTokens };
+}
+
+/**
+ * Everything a compaction needs, computed without any model call: where to
+ * cut, what to summarise (the previous summary is handed over as the text to
+ * update, not re-summarised), the split-turn prefix, cumulative file lists and
+ * token figures. Returns null when there is nothing to compact.
+ *
+ * Pure and plain-data in and out, so it runs in the token worker.
+ */
+export function prepareCompaction(
+  path: readonly SessionEntry[],
+  tokens: PathTokens,
+  settings: CompactionSettings,
+  opts: PrepareOptions = {},
+): CompactionPreparation | null {
+  const d = decideCut(path, tokens, settings, opts);
+  if (!d.ok) return null;
+  return buildPreparation(path, tokens, settings, opts, d.cut, d.state, d.keepRecentTokens);
+}
+
+function buildPreparation(
+  path: readonly SessionEntry[],
+  tokens: PathTokens,
+  settings: CompactionSettings,
+  opts: PrepareOptions,
+  cut: CutPoint,
+  st: PathState,
+  keepRecentTokens: number,
+): CompactionPreparation {
+  const from = st.boundaryStart;
+  const isSplitTurn = cut.turnStartIndex !== null;
+  const historyEnd = isSplitTurn ? cut.turnStartIndex! : cut.firstKeptIndex;
+  const messagesToSummarize = itemsOf(path, from, historyEnd, st.summaries);
+  const turnPrefixMessages = isSplitTurn ? itemsOf(path, historyEnd, cut.firstKeptIndex, st.summaries) : [];
+
+  let previousSummary: string | null = null;
+  let previousCompactionId: EntryId | null = null;
+  let previousSummaryTokens = 0;
+  const ops = createFileOps();
+  if (st.compactionIndex >= 0) {
+    const prev = path[st.compactionIndex] as CompactionEntry;
+    const eff = st.summaries.get(prev.id)!;
+    previousSummary = eff.summary;
+    previousCompactionId = prev.id;
+    previousSummaryTokens = tokens.counts[st.compactionIndex]!;
+    addDetails(ops, eff.details);
+  }
+  // Branch summaries carry the file lists of the branches they stand for.
+  for (const it of [...messagesToSummarize, ...turnPrefixMessages]) {
+    if (it.kind === 'branchSummary') addDetails(ops, st.summaries.get(it.entryId)?.details);
+  }
+  addItems(ops, messagesToSummarize);
+  addItems(ops, turnPrefixMessages);
+
+  const tokensSummarized = sumCounts(tokens, path, from, historyEnd, st.summaries);
+  const tokensTurnPrefix = isSplitTurn ? sumCounts(tokens, path, historyEnd, cut.firstKeptIndex, st.summaries) : 0;
+  const tokensBefore = opts.contextTokens ?? contextTokensFromState(path, tokens, st);
+  const summaryTokens = Math.min(summaryOutputBudget(settings), previousSummaryTokens + tokensSummarized + tokensTurnPrefix);
+  const all = [...messagesToSummarize, ...turnPrefixMessages];
+
+  return {
+    leafId: path[path.length - 1]!.id,
+    firstKeptEntryId: path[cut.firstKeptIndex]!.id,
+    firstKeptIndex: cut.firstKeptIndex,
+    summarizeFromIndex: from,
+    isSplitTurn,
+    turnStartIndex: cut.turnStartIndex,
+    messagesToSummarize,
+    turnPrefixMessages,
+    tokensBefore,
+    tokensKept: cut.keptTokens,
+    tokensSummarized,
+    tokensTurnPrefix,
+    previousSummaryTokens,
+    estimatedTokensAfter: cut.keptTokens + summaryTokens,
+    previousSummary,
+    previousCompactionId,
+    fileOps: toFileLists(ops),
+    firstSummarizedEntryId: all[0]?.entryId ?? null,
+    summarizedEntryCount: all.length,
+    keepRecentTokens,
+    force: opts.force ?? false,
+    settings: { ...settings },
+  };
+}
+
+// ---------------------------------------------------------------- preview
+
+export interface RangeFigures {
+  fromIndex: number;
+  /** Exclusive. */
+  toIndex: number;
+  firstEntryId: EntryId | null;
+  entryCount: number;
+  messageCount: number;
+  tokens: number;
+}
+
+export type CompactionPreview =
+  | { ok: false; reason: NoCompactionReason; tokensBefore: number; keepRecentTokens: number }
+  | {
+      ok: true;
+      tokensBefore: number;
+      keepRecentTokens: number;
+      /** The summary being updated, if any. */
+      previousSummary: { entryId: EntryId; tokens: number } | null;
+      summarize: RangeFigures;
+      /** The split turn's prefix (its own summary), or null for a clean cut. */
+      turnPrefix: RangeFigures | null;
+      keep: RangeFigures;
+      estimatedTokensAfter: number;
+      readFiles: number;
+      modifiedFiles: number;
+      forced: boolean;
+    };
+
+function figures(
+  path: readonly SessionEntry[],
+  tokens: PathTokens,
+  from: number,
+  to: number,
+  summaries: Map<EntryId, EffectiveSummary>,
+  items: readonly SummaryItem[] | null,
+): RangeFigures {
+  let messageCount = 0;
+  for (let i = from; i < to; i++) if (countsInKeptContext(path[i]!, summaries)) messageCount++;
+  return {
+    fromIndex: from,
+    toIndex: to,
+    firstEntryId: items ? (items[0]?.entryId ?? null) : (path[from]?.id ?? null),
+    entryCount: to - from,
+    messageCount,
+    tokens: sumCounts(tokens, path, from, to, summaries),
+  };
+}
+
+/** What a manual compaction would summarise and keep, with token figures; no messages are copied. */
+export function previewCompaction(
+  path: readonly SessionEntry[],
+  tokens: PathTokens,
+  settings: CompactionSettings,
+  opts: PrepareOptions = {},
+): CompactionPreview {
+  const d = decideCut(path, tokens, settings, opts);
+  if (!d.ok) {
+    return { ok: false, reason: d.reason, tokensBefore: opts.contextTokens ?? (path.length ? contextTokensOf(path, tokens) : 0), keepRecentTokens: d.keepRecentTokens };
+  }
+  const prep = buildPreparation(path, tokens, settings, opts, d.cut, d.state, d.keepRecentTokens);
+  const st = d.state;
+  const historyEnd = prep.isSplitTurn ? prep.turnStartIndex! : prep.firstKeptIndex;
+  return {
+    ok: true,
+    tokensBefore: prep.tokensBefore,
+    keepRecentTokens: prep.keepRecentTokens,
+    previousSummary: prep.previousCompactionId ? { entryId: prep.previousCompactionId, tokens: prep.previousSummaryTokens } : null,
+    summarize: figures(path, tokens, prep.summarizeFromIndex, historyEnd, st.summaries, prep.messagesToSummarize),
+    turnPrefix: prep.isSplitTurn ? figures(path, tokens, historyEnd, prep.firstKeptIndex, st.summaries, prep.turnPrefixMessages) : null,
+    keep: figures(path, tokens, prep.firstKeptIndex, path.length, st.summaries, null),
+    estimatedTokensAfter: prep.estimatedTokensAfter,
+    readFiles: prep.fileOps.readFiles.length,
+    modifiedFiles: prep.fileOps.modifiedFiles.length,
+    forced: d.cut.forced,
+  };
+}

@@ -1,0 +1,89 @@
+import type { Usage } from '@/lib/session/types';
+import { withFileFooter } from './fileOps';
+import { TURN_PREFIX_DIVIDER, assemblePrompt } from './prompts';
+import { addUsage, throwIfAborted, type TextSummarizer } from './summarizer';
+import type { PlanStep, SummaryPlan, SummaryPurpose } from './types';
+
+export interface StepInfo {
+  purpose: SummaryPurpose;
+  /** 0-based over all steps of the plan (history first, then turn prefix). */
+  step: number;
+  steps: number;
+}
+
+export interface RunPlanOptions {
+  signal?: AbortSignal;
+  onDelta?: (delta: string, info: StepInfo) => void;
+  /** Called when a step starts; lets the UI show "chunk 2 of 3". */
+  onStep?: (info: StepInfo) => void;
+}
+
+export interface SummaryRunResult {
+  /** Final text: summary body plus file footer. */
+  text: string;
+  /** Summary of the history (or the unchanged previous summary when there was no new history). */
+  historyText: string;
+  /** Summary of a split turn's prefix, '' otherwise. */
+  turnPrefixText: string;
+  usage?: Usage;
+  requests: number;
+}
+
+async function runSequence(
+  steps: readonly PlanStep[],
+  inputPrevious: string | null,
+  summarizer: TextSummarizer,
+  opts: RunPlanOptions,
+  offset: number,
+  total: number,
+  acc: { usage: Usage | undefined; requests: number },
+): Promise<string> {
+  let previous: string | null = null;
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i]!;
+    throwIfAborted(opts.signal);
+    const info: StepInfo = { purpose: step.purpose, step: offset + i, steps: total };
+    opts.onStep?.(info);
+    const prevText = step.previous === 'input' ? inputPrevious : step.previous === 'chain' ? previous : null;
+    const prompt = assemblePrompt(prevText, step.transcript, step.instructions);
+    const res = await summarizer.complete(
+      { system: step.system, prompt, maxOutputTokens: step.maxOutputTokens, purpose: step.purpose },
+      { ...(opts.signal ? { signal: opts.signal } : {}), onDelta: (d) => opts.onDelta?.(d, info) },
+    );
+    throwIfAborted(opts.signal);
+    const text = res.text.trim();
+    if (!text) throw new Error(`The summarizer returned an empty ${step.purpose} summary.`);
+    acc.usage = addUsage(acc.usage, res.usage);
+    acc.requests++;
+    previous = text;
+  }
+  return previous ?? '';
+}
+
+/**
+ * Runs a plan with an injected summarizer: no token counting, prompts are
+ * concatenated from the planned pieces. Rejects with an AbortError when the
+ * signal fires, and produces nothing in that case.
+ */
+export async function runSummaryPlan(plan: SummaryPlan, summarizer: TextSummarizer, opts: RunPlanOptions = {}): Promise<SummaryRunResult> {
+  throwIfAborted(opts.signal);
+  const total = plan.history.length + plan.turnPrefix.length;
+  const acc = { usage: undefined as Usage | undefined, requests: 0 };
+  let historyText = await runSequence(plan.history, plan.previousSummary, summarizer, opts, 0, total, acc);
+  // No new history (everything new is the split turn's prefix): the previous summary stands as it is.
+  if (plan.history.length === 0) historyText = plan.previousSummary ?? '';
+  const turnPrefixText = plan.turnPrefix.length
+    ? await runSequence(plan.turnPrefix, null, summarizer, opts, plan.history.length, total, acc)
+    : '';
+  throwIfAborted(opts.signal);
+  const body = joinSplitTurn(historyText, turnPrefixText);
+  const out: SummaryRunResult = { text: withFileFooter(body, plan.fileOps), historyText, turnPrefixText, requests: acc.requests };
+  if (acc.usage) out.usage = acc.usage;
+  return out;
+}
+
+export function joinSplitTurn(historyText: string, turnPrefixText: string): string {
+  if (!turnPrefixText) return historyText;
+  if (!historyText) return TURN_PREFIX_DIVIDER.trimStart() + turnPrefixText;
+  return historyText + TURN_PREFIX_DIVIDER + turnPrefixText;
+}

@@ -1,0 +1,237 @@
+import { describe, expect, it, vi } from 'vitest';
+import { buildSessionContext } from '@/lib/session/context';
+import { DEFAULT_COMPACTION_SETTINGS, type CompactionEntry, type CompactionSettings, type SessionEntry } from '@/lib/session/types';
+import { countText, entryTokens, loadSession, pathTokens } from '@/lib/testing/compactionData';
+import { scriptedModel } from '@/lib/testing/scriptedModel';
+import { compact, compactionEntryFrom, type SummaryEngine } from './compact';
+import { EXTRACTIVE_LABEL } from './extractive';
+import { planSummary } from './plan';
+import { prepareCompaction } from './prepare';
+import { TURN_PREFIX_DIVIDER } from './prompts';
+import { serializeItem } from './serialize';
+import { isAbortError, languageModelSummarizer } from './summarizer';
+import type { CompactionPreparation, CompactionResult } from './types';
+
+const settings: CompactionSettings = { ...DEFAULT_COMPACTION_SETTINGS };
+
+/** A model that behaves like a good summarizer for testing: it carries every FACT line of the previous summary and adds one of its own. */
+function mergingModel() {
+  return scriptedModel(({ prompt, call }) => {
+    const prev = /<previous-summary>\n([\s\S]*?)\n<\/previous-summary>/.exec(prompt)?.[1] ?? '';
+    const facts = prev.split('\n').filter((l) => l.startsWith('- FACT-'));
+    return ['## Goal', 'Keep the pi session going.', '## Critical Context', ...facts, `- FACT-${call}: only call ${call} knew this`].join('\n');
+  });
+}
+
+/**
+ * Replays the pi session's messages (its own compactions left out), stopping
+ * at `stops` (message counts) to compact with `engine(prep)`, appending our
+ * compaction entry each time like the app would.
+ */
+async function replayCompactions(stops: number[], engine: (prep: CompactionPreparation) => SummaryEngine) {
+  const messages = loadSession('piV1').path.filter((e) => e.type === 'message');
+  const path: SessionEntry[] = [];
+  const results: { prep: CompactionPreparation; result: CompactionResult; entry: CompactionEntry }[] = [];
+  let next = 0;
+  for (const stop of stops) {
+    while (next < stop) path.push(messages[next++]!);
+    const prep = prepareCompaction(path, pathTokens(path), settings)!;
+    expect(prep).not.toBeNull();
+    const result = (await compact(prep, engine(prep)))!;
+    const entry = { ...compactionEntryFrom(result), id: `cmp-${results.length + 1}`, parentId: path[path.length - 1]!.id, timestamp: Date.now() } as CompactionEntry;
+    path.push(entry);
+    results.push({ prep, result, entry });
+  }
+  return { path, results };
+}
+
+describe('iterative summaries across compactions', () => {
+  it('three model compactions in a row: the third input still carries a fact only the first summary had', async () => {
+    const { model, calls } = mergingModel();
+    const summarizer = languageModelSummarizer(model);
+    const starts: number[] = [];
+    const { results } = await replayCompactions([300, 600, 900], (prep) => {
+      starts.push(calls.length);
+      return { kind: 'model', summarizer, plan: planSummary(prep, { window: 128_000, maxOutputTokens: 8000, countText }) };
+    });
+    // Each compaction's first request is its history request (split turns add a turn-prefix request after it).
+    const [first, second, third] = starts.map((i) => calls[i]!);
+    expect(first!.prompt).not.toContain('<previous-summary>');
+    expect(first!.output).toContain('FACT-1: only call 1 knew this');
+    for (const later of calls.slice(1)) expect(later.output.includes('FACT-1') ? later.prompt : 'FACT-1').toContain('FACT-1');
+    expect(third!.prompt).toContain('- FACT-1: only call 1 knew this');
+    expect(results[2]!.result.summary).toContain('FACT-1');
+    expect(results[2]!.result.details.summarizer).toEqual({ kind: 'model', model: 'mock:summarizer' });
+    // The second run updates, it doesn't re-derive: previous summary in, update instructions used.
+    expect(second!.prompt).toContain('Produce an UPDATED summary');
+    // The file footer of a summary is not fed back to the model (it is rebuilt from details).
+    const prev = /<previous-summary>\n([\s\S]*?)\n<\/previous-summary>/.exec(second!.prompt)![1]!;
+    expect(prev).not.toContain('<modified-files>');
+    expect(results[1]!.result.summary).toContain('<modified-files>');
+  });
+
+  it('PR 1585 on real data: what compaction 1 kept is in compaction 2’s input', async () => {
+    const { model, calls } = mergingModel();
+    const summarizer = languageModelSummarizer(model);
+    const starts: number[] = [];
+    const { results, path } = await replayCompactions([300, 600], (prep) => {
+      starts.push(calls.length);
+      return { kind: 'model', summarizer, plan: planSummary(prep, { window: 128_000, maxOutputTokens: 8000, countText }) };
+    });
+    const kept1 = results[0]!.result.firstKeptEntryId;
+    const keptEntry = path.find((e) => e.id === kept1)!;
+    if (keptEntry.type !== 'message') throw new Error('kept entry is not a message');
+    expect(results[1]!.prep.messagesToSummarize[0]!.entryId).toBe(kept1);
+    const text = serializeItem({ kind: 'message', entryId: kept1, message: keptEntry.message }, { toolResultMaxChars: settings.toolResultMaxChars });
+    expect(calls[starts[1]!]!.prompt).toContain(text);
+    // …and it was not in compaction 1's input.
+    for (const c of calls.slice(0, starts[1])) expect(c.prompt).not.toContain(text);
+  });
+
+  it('three extractive compactions in a row keep the first part (the session’s first request)', async () => {
+    const { results, path } = await replayCompactions([300, 600, 900], () => ({ kind: 'extractive' }));
+    const third = results[2]!.result;
+    expect(third.details.summarizer).toEqual({ kind: 'extractive' });
+    expect(third.summary.startsWith(EXTRACTIVE_LABEL)).toBe(true);
+    // The very first user message of the real session, summarised by compaction 1 only.
+    expect(third.summary).toContain('https://github.com/badlogic/pi-mono/issues/288');
+    expect(third.summary).toMatch(/### Part 1 /);
+    expect(third.summary).toMatch(/### Part 3 /);
+    // File lists are cumulative: everything modified in the first region is still listed.
+    for (const f of results[0]!.result.details.modifiedFiles) expect(third.details.modifiedFiles).toContain(f);
+    // And the session rebuilt at the leaf starts with the third summary.
+    const ctx = buildSessionContext(path, path[path.length - 1]!.id);
+    expect(ctx.items[0]).toMatchObject({ kind: 'compactionSummary', summary: third.summary });
+  });
+});
+
+describe('auto-compaction on the real pi session with a realistic window', () => {
+  it('after every compaction the context is under window − reserve', async () => {
+    const window = 64_000;
+    const messages = loadSession('piV1').path.filter((e) => e.type === 'message');
+    const path: SessionEntry[] = [];
+    let compactions = 0;
+    for (const m of messages) {
+      path.push(m);
+      const t = pathTokens(path);
+      const ctxTokens = (() => {
+        const ctx = buildSessionContext(path, m.id);
+        return ctx.path.slice(ctx.keptFromIndex).reduce((a, e) => a + (e.type === 'message' ? entryTokens(e) : 0), ctx.compaction ? entryTokens(ctx.compaction) : 0);
+      })();
+      if (ctxTokens <= window - settings.reserveTokens) continue;
+      const prep = prepareCompaction(path, t, settings, { window, contextTokens: ctxTokens });
+      if (!prep) continue;
+      const result = (await compact(prep, { kind: 'extractive' }))!;
+      const entry = { ...compactionEntryFrom(result), id: `auto-${++compactions}`, parentId: m.id, timestamp: 0 } as CompactionEntry;
+      path.push(entry);
+      const after = buildSessionContext(path, entry.id);
+      const afterTokens = entryTokens(entry) + after.path.slice(after.keptFromIndex).reduce((a, e) => a + (e.type === 'message' ? entryTokens(e) : 0), 0);
+      expect(afterTokens).toBeLessThanOrEqual(window - settings.reserveTokens);
+      expect(afterTokens).toBeLessThan(ctxTokens);
+      const first = after.path[after.keptFromIndex]!;
+      expect(first.type === 'message' && first.message.role).not.toBe('toolResult');
+    }
+    expect(compactions).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('split turns', () => {
+  it('history and turn prefix get separate summaries joined by a divider (SWE trajectory)', async () => {
+    const { path } = loadSession('sweTraj');
+    const prep = prepareCompaction(path, pathTokens(path), { ...settings, keepRecentTokens: 3000 })!;
+    expect(prep.isSplitTurn).toBe(true);
+    const { model, calls } = scriptedModel(({ prompt }) => (prompt.includes('FIRST PART of a single turn') ? 'TURN-PREFIX-SUMMARY' : 'HISTORY-SUMMARY'));
+    const plan = planSummary(prep, { window: 32_000, maxOutputTokens: 2000, countText });
+    expect(plan.history.map((s) => s.purpose)).toEqual(['compaction']);
+    expect(plan.turnPrefix.map((s) => s.purpose)).toEqual(['turn-prefix']);
+    const result = (await compact(prep, { kind: 'model', summarizer: languageModelSummarizer(model), plan }))!;
+    expect(calls).toHaveLength(2);
+    // The issue text (turn opener) goes to the turn-prefix request, the demonstration to the history request.
+    expect(calls[1]!.prompt).toContain('Pixel Representation attribute should be optional');
+    expect(calls[0]!.prompt).toContain('Here is a demonstration');
+    expect(result.summary.startsWith(`HISTORY-SUMMARY${TURN_PREFIX_DIVIDER}TURN-PREFIX-SUMMARY`)).toBe(true);
+    expect(result.details.isSplitTurn).toBe(true);
+    expect(result.details.summarizedEntryCount).toBe(prep.messagesToSummarize.length + prep.turnPrefixMessages.length);
+  });
+});
+
+describe('abort and hooks', () => {
+  const { path } = loadSession('sweTraj');
+  const prep = prepareCompaction(path, pathTokens(path), { ...settings, keepRecentTokens: 3000 })!;
+
+  it('abort mid-summary rejects with an AbortError and produces nothing', async () => {
+    const { model } = scriptedModel(() => 'word '.repeat(400), { chunkDelayInMs: 5, deltaChars: 10 });
+    const controller = new AbortController();
+    const after = vi.fn();
+    let deltas = 0;
+    const promise = compact(prep, { kind: 'model', summarizer: languageModelSummarizer(model), plan: planSummary(prep, { window: 32_000, maxOutputTokens: 2000, countText }) }, {
+      signal: controller.signal,
+      hooks: { afterCompact: after },
+      onDelta: () => {
+        if (++deltas === 3) controller.abort();
+      },
+    });
+    const err = await promise.then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(isAbortError(err)).toBe(true);
+    expect(deltas).toBeGreaterThanOrEqual(3);
+    expect(deltas).toBeLessThan(100);
+    expect(after).not.toHaveBeenCalled();
+  });
+
+  it('an already aborted signal rejects before any request', async () => {
+    const { model, calls } = scriptedModel(() => 'x');
+    const controller = new AbortController();
+    controller.abort();
+    await expect(compact(prep, { kind: 'model', summarizer: languageModelSummarizer(model), plan: planSummary(prep, { window: 32_000, maxOutputTokens: 2000, countText }) }, { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(calls).toHaveLength(0);
+  });
+
+  it('a hook can cancel: no request, null result', async () => {
+    const { model, calls } = scriptedModel(() => 'x');
+    const before = vi.fn(() => ({ cancel: true as const }));
+    const r = await compact(prep, { kind: 'model', summarizer: languageModelSummarizer(model), plan: planSummary(prep, { window: 32_000, maxOutputTokens: 2000, countText }) }, { hooks: { beforeCompact: before } });
+    expect(r).toBeNull();
+    expect(before).toHaveBeenCalledWith(prep, {});
+    expect(calls).toHaveLength(0);
+  });
+
+  it('a hook can supply the summary: no request, summarizer recorded as the hook; after-hooks see the result', async () => {
+    const { model, calls } = scriptedModel(() => 'x');
+    const seen: CompactionResult[] = [];
+    const r = (await compact(prep, { kind: 'model', summarizer: languageModelSummarizer(model), plan: planSummary(prep, { window: 32_000, maxOutputTokens: 2000, countText }) }, {
+      hooks: [
+        { name: 'observer', beforeCompact: () => undefined },
+        { name: 'memory-ext', beforeCompact: () => ({ summary: 'CUSTOM SUMMARY' }), afterCompact: (res) => void seen.push(res) },
+        {
+          afterCompact: () => {
+            throw new Error('observer failed');
+          },
+        },
+      ],
+      onHookError: (e) => expect(String(e)).toContain('observer failed'),
+    }))!;
+    expect(calls).toHaveLength(0);
+    expect(r.summary).toBe('CUSTOM SUMMARY');
+    expect(r.details.summarizer).toEqual({ kind: 'hook', name: 'memory-ext' });
+    expect(r.details.modifiedFiles).toEqual(prep.fileOps.modifiedFiles);
+    expect(r.firstKeptEntryId).toBe(prep.firstKeptEntryId);
+    expect(seen).toEqual([r]);
+  });
+
+  it('an empty model reply is an error, not an empty summary', async () => {
+    const { model } = scriptedModel(() => '   ');
+    await expect(compact(prep, { kind: 'model', summarizer: languageModelSummarizer(model), plan: planSummary(prep, { window: 32_000, maxOutputTokens: 2000, countText }) })).rejects.toThrow(/empty/);
+  });
+
+  it('usage of all requests is summed into the details', async () => {
+    const { model, calls } = scriptedModel(() => 'S');
+    const r = (await compact(prep, { kind: 'model', summarizer: languageModelSummarizer(model), plan: planSummary(prep, { window: 32_000, maxOutputTokens: 2000, countText }) }))!;
+    expect(calls).toHaveLength(2);
+    const expectedInput = calls.reduce((a, c) => a + countText(c.system + c.prompt), 0);
+    expect(r.details.usage?.input).toBe(expectedInput);
+    expect(r.details.usage?.output).toBe(2);
+  });
+});

@@ -1,0 +1,71 @@
+import { simulateReadableStream } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
+import { decode, encode } from 'gpt-tokenizer/encoding/o200k_base';
+
+/**
+ * A MockLanguageModelV4 whose reply is computed from the request, streamed in
+ * small deltas and cut at maxOutputTokens like a real model. Test-only.
+ */
+
+export interface ScriptedCall {
+  system: string;
+  prompt: string;
+  maxOutputTokens: number | undefined;
+  output: string;
+}
+
+export interface ScriptedModelOptions {
+  /** Delay between streamed chunks (ms); lets a test abort mid-stream. */
+  chunkDelayInMs?: number;
+  /** Characters per streamed delta. */
+  deltaChars?: number;
+  provider?: string;
+  modelId?: string;
+}
+
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
+
+export function scriptedModel(reply: (req: { system: string; prompt: string; call: number }) => string, opts: ScriptedModelOptions = {}) {
+  const calls: ScriptedCall[] = [];
+  const model = new MockLanguageModelV4({
+    provider: opts.provider ?? 'mock',
+    modelId: opts.modelId ?? 'summarizer',
+    doStream: async (options) => {
+      let system = '';
+      let prompt = '';
+      for (const m of options.prompt) {
+        if (m.role === 'system') system += m.content;
+        else if (m.role === 'user') for (const p of m.content) if (p.type === 'text') prompt += p.text;
+      }
+      let output = reply({ system, prompt, call: calls.length + 1 });
+      if (options.maxOutputTokens !== undefined) {
+        const toks = encode(output, AS_TEXT);
+        if (toks.length > options.maxOutputTokens) output = decode(toks.slice(0, options.maxOutputTokens));
+      }
+      calls.push({ system, prompt, maxOutputTokens: options.maxOutputTokens, output });
+      const size = opts.deltaChars ?? 64;
+      const deltas: string[] = [];
+      for (let i = 0; i < output.length; i += size) deltas.push(output.slice(i, i + size));
+      const outTokens = encode(output, AS_TEXT).length;
+      return {
+        stream: simulateReadableStream({
+          chunkDelayInMs: opts.chunkDelayInMs ?? 0,
+          chunks: [
+            { type: 'text-start' as const, id: 't' },
+            ...deltas.map((delta) => ({ type: 'text-delta' as const, id: 't', delta })),
+            { type: 'text-end' as const, id: 't' },
+            {
+              type: 'finish' as const,
+              finishReason: { unified: 'stop' as const, raw: undefined },
+              usage: {
+                inputTokens: { total: encode(system + prompt, AS_TEXT).length, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+                outputTokens: { total: outTokens, text: outTokens, reasoning: undefined },
+              },
+            },
+          ],
+        }),
+      };
+    },
+  });
+  return { model, calls };
+}
