@@ -1,5 +1,6 @@
 import type { NewEntry, SummarizerInfo, SummaryDetails, Usage } from '@/lib/session/types';
 import { extractiveSummary, type ExtractiveOptions } from './extractive';
+import { summaryOutputBudget } from './prepare';
 import { runSummaryPlan, type RunPlanOptions } from './run';
 import { throwIfAborted, type TextSummarizer } from './summarizer';
 import type { BeforeSummaryDecision, CompactionHooks, CompactionPreparation, CompactionResult, FileLists, MaybePromise, SummaryPlan } from './types';
@@ -97,7 +98,8 @@ export async function compact(prep: CompactionPreparation, engine: SummaryEngine
         previousSummary: prep.previousSummary,
         fileOps: prep.fileOps,
       },
-      engine.options,
+      // Same size bound as a model summary (its output budget), at a conservative 3 characters per token.
+      { maxChars: Math.min(24_000, summaryOutputBudget(prep.settings) * 3), ...engine.options },
     );
     produced = { summary: text, summarizer: { kind: 'extractive' }, fileOps: prep.fileOps };
   }

@@ -190,8 +190,30 @@ describe('cut point rules', () => {
     // 20 000 keep-recent cannot work in an 8 000 window: clamped to 8000 − 2000 − 1600 = 4400.
     const p = prepareCompaction(path, t, settings, { window: 8000 })!;
     expect(p.keepRecentTokens).toBe(4400);
-    expect(p.tokensKept).toBeGreaterThanOrEqual(4400);
-    expect(p.estimatedTokensAfter).toBeLessThanOrEqual(8000 - 2000 + 1000);
+    // The nearest cut at or before the line would keep 4500, over the room: the window wins, 4000 are kept.
+    expect(p.tokensKept).toBe(4000);
+    expect(p.estimatedTokensAfter).toBeLessThanOrEqual(8000 - 2000);
+  });
+});
+
+describe('fitting the chat window', () => {
+  it('when stepping back to a valid cut overshoots the window, the window wins over keep-recent', () => {
+    const b = new TreeBuilder();
+    b.user(x(1000), 'u1');
+    b.assistant(x(1000), 'a1');
+    b.user(x(100), 'u2');
+    b.assistant(x(5000), 'a2');
+    b.user(x(100), 'u3');
+    b.assistant(x(500), 'a3');
+    const path = b.entries.slice();
+    const t = pathTokensFromCounts(path.map(len));
+    const settings = S(1000, { reserveTokens: 2000 });
+    // No window: keep ≥ 1000 means keeping the 5000-token reply (and its 100-token prompt, too small to summarise apart).
+    expect(prepareCompaction(path, t, settings)).toMatchObject({ firstKeptEntryId: 'u2', tokensKept: 5700 });
+    // A 5000-token window leaves 5000 − 2000 − 1600 = 1400 for the kept tail: cut after the big reply instead.
+    const p = prepareCompaction(path, t, settings, { window: 5000 })!;
+    expect(p).toMatchObject({ firstKeptEntryId: 'u3', tokensKept: 600, isSplitTurn: false });
+    expect(p.estimatedTokensAfter).toBeLessThanOrEqual(5000 - 2000);
   });
 });
 

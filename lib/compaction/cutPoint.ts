@@ -56,6 +56,12 @@ export interface CutSearch {
    * cut moves back to the turn's user message instead (see splitTurn).
    */
   smallPrefixTokens: number;
+  /**
+   * Largest kept tail the chat window allows (window − reserve − summary
+   * budget), when the window is known. Only used when the cut at or before
+   * the keep-recent line overshoots it.
+   */
+  maxKeptTokens?: number;
   force: boolean;
 }
 
@@ -149,18 +155,61 @@ export function findCutPoint(s: CutSearch): CutPoint | { reason: NoCompactionRea
     if (!s.force) return { reason: res.c >= boundaryStart && res.kept >= keep ? 'nothing-to-summarize' : 'below-keep-recent' };
     return forcedCut(s, res.unanswered);
   }
-  const c = res.c;
+  let c = res.c;
+  let kept = res.kept;
+  const maxKept = s.maxKeptTokens ?? Infinity;
+  if (kept > maxKept) {
+    // Stepping back to a valid cut overshot what the window allows (a huge entry sits at the
+    // budget line): fitting the window wins over keep-recent, so take the latest valid cut after it.
+    const fit = fitForward(s, c, maxKept, res.unanswered);
+    if (fit) ({ c, kept } = fit);
+  }
   const cutEntry = path[c] as { message: ChatMessage };
   const turnStart = cutEntry.message.role === 'user' ? null : findTurnStart(path, c, boundaryStart);
   if (turnStart !== null && !s.force) {
     // A short turn prefix is kept whole rather than summarised separately (a user message is always a valid cut).
     let prefixTokens = 0;
     for (let i = turnStart; i < c; i++) if (inContext(i)) prefixTokens += s.tokens.counts[i]!;
-    if (prefixTokens <= s.smallPrefixTokens && turnStart > boundaryStart && hasMessageIn(path, boundaryStart, turnStart) && userCutKeepsPairs(path, turnStart, res.unanswered)) {
-      return { firstKeptIndex: turnStart, turnStartIndex: null, keptTokens: res.kept + prefixTokens, forced: false };
+    if (
+      prefixTokens <= s.smallPrefixTokens &&
+      kept + prefixTokens <= maxKept &&
+      turnStart > boundaryStart &&
+      hasMessageIn(path, boundaryStart, turnStart) &&
+      userCutKeepsPairs(path, turnStart, res.unanswered)
+    ) {
+      return { firstKeptIndex: turnStart, turnStartIndex: null, keptTokens: kept + prefixTokens, forced: false };
     }
   }
-  return { firstKeptIndex: c, turnStartIndex: turnStart, keptTokens: res.kept, forced: false };
+  return { firstKeptIndex: c, turnStartIndex: turnStart, keptTokens: kept, forced: false };
+}
+
+/**
+ * The first valid cut after `from` whose kept tail is at most `maxKept`, with
+ * every tool result still next to its call. Scans the kept tail only.
+ */
+function fitForward(s: CutSearch, from: number, maxKept: number, ignore: ReadonlySet<string>): { c: number; kept: number } | null {
+  const { path, inContext, tokens } = s;
+  const end = path.length;
+  // A cut at j is invalid when a result at r >= j answers a call made before j.
+  const callAt = new Map<string, number>();
+  const blocked = new Uint8Array(end - from + 1);
+  for (let i = from; i < end; i++) {
+    const e = path[i]!;
+    if (e.type !== 'message') continue;
+    if (e.message.role === 'assistant') {
+      for (const p of e.message.content) if (p.type === 'toolCall') callAt.set(p.id, i);
+    } else if (e.message.role === 'toolResult' && !ignore.has(e.message.toolCallId)) {
+      const ci = callAt.get(e.message.toolCallId);
+      if (ci !== undefined) for (let j = ci + 1; j <= i; j++) blocked[j - from] = 1;
+    }
+  }
+  let kept = 0;
+  for (let i = from; i < end; i++) if (inContext(i)) kept += tokens.counts[i]!;
+  for (let j = from + 1; j < end; j++) {
+    if (inContext(j - 1)) kept -= tokens.counts[j - 1]!;
+    if (kept <= maxKept && isValidCutPoint(path[j]) && !blocked[j - from]) return { c: j, kept };
+  }
+  return null;
 }
 
 /** A cut at `at` keeps every tool result with its call (checked by scanning the tail). */

@@ -30,12 +30,17 @@ export function smallPrefixTokens(keepRecentTokens: number): number {
   return Math.floor(keepRecentTokens * 0.1);
 }
 
+/** What the kept tail may hold so that tail + summary still fit under window − reserve; undefined without a window. */
+export function keptRoom(settings: CompactionSettings, window: number | undefined): number | undefined {
+  if (window === undefined || !(window > 0)) return undefined;
+  // Tiny windows with a large reserve: never less than a tenth of the window.
+  return Math.max(Math.floor(window / 10), window - settings.reserveTokens - summaryOutputBudget(settings));
+}
+
 export function effectiveKeepRecent(settings: CompactionSettings, opts: PrepareOptions): number {
   let keep = opts.keepRecentTokens ?? settings.keepRecentTokens;
-  if (opts.window !== undefined && opts.window > 0) {
-    const room = opts.window - settings.reserveTokens - summaryOutputBudget(settings);
-    keep = Math.min(keep, Math.max(Math.floor(opts.window / 10), room));
-  }
+  const room = keptRoom(settings, opts.window);
+  if (room !== undefined) keep = Math.min(keep, room);
   return Math.max(0, Math.floor(keep));
 }
 
@@ -138,6 +143,7 @@ function decideCut(
     keepRecentTokens,
     inContext: (i) => countsInKeptContext(path[i]!, st.summaries),
     smallPrefixTokens: smallPrefixTokens(keepRecentTokens),
+    ...(keptRoom(settings, opts.window) !== undefined ? { maxKeptTokens: keptRoom(settings, opts.window)! } : {}),
     force: opts.force ?? false,
   });
   if ('reason' in res) return { ok: false, reason: res.reason, keepRecentTokens };

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { buildSessionContext } from '@/lib/session/context';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionEntry, type CompactionSettings, type SessionEntry } from '@/lib/session/types';
-import { countText, entryTokens, loadSession, pathTokens } from '@/lib/testing/compactionData';
+import { allLeafPaths, countText, entryTokens, loadSession, pathTokens } from '@/lib/testing/compactionData';
 import { scriptedModel } from '@/lib/testing/scriptedModel';
 import { compact, compactionEntryFrom, type SummaryEngine } from './compact';
 import { EXTRACTIVE_LABEL } from './extractive';
@@ -105,33 +105,47 @@ describe('iterative summaries across compactions', () => {
   });
 });
 
-describe('auto-compaction on the real pi session with a realistic window', () => {
-  it('after every compaction the context is under window − reserve', async () => {
-    const window = 64_000;
+/** The context the model would get at the last entry of `path`, in test tokens. */
+function contextTokensAt(path: readonly SessionEntry[]): { tokens: number; firstKept: SessionEntry | undefined } {
+  const ctx = buildSessionContext(path, path[path.length - 1]!.id);
+  let tokens = ctx.compaction ? entryTokens(ctx.compaction) : 0;
+  for (const it of ctx.items) if (it.kind === 'message') tokens += entryTokens(ctx.path.find((e) => e.id === it.entryId)!);
+  return { tokens, firstKept: ctx.path[ctx.keptFromIndex] };
+}
+
+/** Appends the messages one by one and auto-compacts (extractive) whenever the context passes window − reserve. */
+async function autoReplay(messages: readonly SessionEntry[], window: number, s: CompactionSettings) {
+  const path: SessionEntry[] = [];
+  let compactions = 0;
+  for (const m of messages) {
+    path.push(m);
+    const before = contextTokensAt(path).tokens;
+    if (before <= window - s.reserveTokens) continue;
+    const prep = prepareCompaction(path, pathTokens(path), s, { window, contextTokens: before });
+    if (!prep) continue;
+    expect(prep.estimatedTokensAfter).toBeLessThanOrEqual(window - s.reserveTokens);
+    const result = (await compact(prep, { kind: 'extractive' }))!;
+    path.push({ ...compactionEntryFrom(result), id: `auto-${++compactions}`, parentId: m.id, timestamp: 0 } as CompactionEntry);
+    const after = contextTokensAt(path);
+    expect(after.tokens, `compaction ${compactions}`).toBeLessThanOrEqual(window - s.reserveTokens);
+    expect(after.tokens).toBeLessThan(before);
+    expect(after.firstKept?.type === 'message' && after.firstKept.message.role).not.toBe('toolResult');
+  }
+  return compactions;
+}
+
+describe('auto-compaction with realistic windows: the context after compaction is under window − reserve', () => {
+  it('pi session, 64k window, default settings', async () => {
     const messages = loadSession('piV1').path.filter((e) => e.type === 'message');
-    const path: SessionEntry[] = [];
-    let compactions = 0;
-    for (const m of messages) {
-      path.push(m);
-      const t = pathTokens(path);
-      const ctxTokens = (() => {
-        const ctx = buildSessionContext(path, m.id);
-        return ctx.path.slice(ctx.keptFromIndex).reduce((a, e) => a + (e.type === 'message' ? entryTokens(e) : 0), ctx.compaction ? entryTokens(ctx.compaction) : 0);
-      })();
-      if (ctxTokens <= window - settings.reserveTokens) continue;
-      const prep = prepareCompaction(path, t, settings, { window, contextTokens: ctxTokens });
-      if (!prep) continue;
-      const result = (await compact(prep, { kind: 'extractive' }))!;
-      const entry = { ...compactionEntryFrom(result), id: `auto-${++compactions}`, parentId: m.id, timestamp: 0 } as CompactionEntry;
-      path.push(entry);
-      const after = buildSessionContext(path, entry.id);
-      const afterTokens = entryTokens(entry) + after.path.slice(after.keptFromIndex).reduce((a, e) => a + (e.type === 'message' ? entryTokens(e) : 0), 0);
-      expect(afterTokens).toBeLessThanOrEqual(window - settings.reserveTokens);
-      expect(afterTokens).toBeLessThan(ctxTokens);
-      const first = after.path[after.keptFromIndex]!;
-      expect(first.type === 'message' && first.message.role).not.toBe('toolResult');
-    }
-    expect(compactions).toBeGreaterThanOrEqual(3);
+    expect(await autoReplay(messages, 64_000, settings)).toBeGreaterThanOrEqual(3);
+  });
+
+  it('SWE trajectory and the longest Claude Code sub-agent path, 8k local-model window', async () => {
+    const small = { ...settings, reserveTokens: 2048 };
+    expect(await autoReplay(loadSession('sweTraj').path.filter((e) => e.type === 'message'), 8192, small)).toBeGreaterThanOrEqual(1);
+    const cc = loadSession('claudeViewer');
+    const longest = allLeafPaths(cc).sort((a, b) => b.length - a.length)[0]!;
+    expect(await autoReplay(longest.filter((e) => e.type === 'message'), 8192, small)).toBeGreaterThanOrEqual(2);
   });
 });
 
