@@ -12,6 +12,7 @@ import { anthropicImageTokens } from '@/lib/tokens/mediaTokens';
 import { imageSizeFromBase64 } from '@/lib/tokens/imageSize';
 import { MESSAGE_OVERHEAD, REPLY_PRIMING } from '@/lib/tokens/entryText';
 import { calibratedRequestTokens } from '@/lib/tokens/calibration';
+import { countEntriesInBatches } from './countBatches';
 import { createTokensApi, type TokensApi } from './tokens.api';
 
 const clone = <T>(x: T): T => structuredClone(x);
@@ -135,6 +136,8 @@ describe('tokens API over comlink in Node', () => {
     const viaPort = await remote.loadPath('d', entries, { model: 'anthropic:claude-sonnet-4-5', keepRecentTokens: 2_000 });
     expect(viaPort).toEqual(direct);
     expect(await remote.countEntries(entries.slice(0, 10))).toEqual(direct.computed.slice(0, 10).map((c) => c.tokens));
+    // The batched path the app uses sends only text and gets the same caches back, in order.
+    expect(await countEntriesInBatches(remote, entries, { batchSize: 7 })).toEqual(direct.computed.map((c) => c.tokens));
     const stray = new TreeBuilder().user('not a child of the leaf');
     await expect(remote.append('d', { ...stray, parentId: 'nowhere' })).rejects.toThrow(/not a child/);
     await expect(remote.contextFigure('never-loaded')).rejects.toThrow(/not loaded/);

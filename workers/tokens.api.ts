@@ -9,9 +9,9 @@
  * reply, or the new tail after a leaf switch.
  */
 import { usageInputTokens, usableUsage, PathTokenIndex, type ContextFigure, type IndexCalibration } from '@/lib/tokens/pathIndex';
-import { createExactCounter, countEntry, countText, loadEncoding } from '@/lib/tokens/exact';
+import { createExactCounter, countEntry, countPayload, countText, loadEncoding } from '@/lib/tokens/exact';
 import { isCalibrated, updateCalibration, type Calibration } from '@/lib/tokens/calibration';
-import { MESSAGE_OVERHEAD, REPLY_PRIMING } from '@/lib/tokens/entryText';
+import { MESSAGE_OVERHEAD, REPLY_PRIMING, type CountingPayload } from '@/lib/tokens/entryText';
 import { tokenizerFor, type Encoding, type TokenizerInfo } from '@/lib/tokens/tokenizerFor';
 import type { CutLookup } from '@/lib/tokens/cutPoint';
 import type { EntryId, SessionEntry, TokenCache } from '@/lib/session/types';
@@ -160,6 +160,16 @@ export function createTokensApi() {
     async countEntries(entries: SessionEntry[], opts: { cl100k?: boolean } = {}): Promise<TokenCache[]> {
       if (opts.cl100k) await loadEncoding('cl100k_base');
       return entries.map((e) => countEntry(e, opts));
+    },
+
+    /**
+     * Token caches for extracted payloads (countingPayload): the cheap way to
+     * count many entries, since only strings cross the thread boundary. Use
+     * countEntriesInBatches (countBatches.ts) rather than calling this directly.
+     */
+    async countPayloads(payloads: CountingPayload[], opts: { cl100k?: boolean } = {}): Promise<TokenCache[]> {
+      if (opts.cl100k) await loadEncoding('cl100k_base');
+      return payloads.map((p) => countPayload(p, opts));
     },
 
     /** Plain string counts, e.g. a draft in the composer. */

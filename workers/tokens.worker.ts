@@ -1,4 +1,3 @@
-/// <reference lib="webworker" />
 /**
  * Browser entry of the token worker. The tokenizer tables load here and only
  * here; the main thread talks to it through tokensClient.ts.

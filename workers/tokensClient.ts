@@ -8,6 +8,8 @@
  *   await setEntryTokens(sessionId, computed);  // persist, never count again
  */
 import { wrap, releaseProxy, type Remote } from 'comlink';
+import type { SessionEntry, TokenCache } from '@/lib/session/types';
+import { countEntriesInBatches } from './countBatches';
 import type { TokensApi } from './tokens.api';
 
 export type TokensClient = Remote<TokensApi>;
@@ -30,4 +32,12 @@ export function terminateTokensClient(): void {
   worker?.terminate();
   client = null;
   worker = null;
+}
+
+/**
+ * Token caches for many entries (import, uncached sessions): batched, with
+ * only their text crossing to the worker. Persist the result with setEntryTokens.
+ */
+export function countEntriesOffThread(entries: readonly SessionEntry[], opts: { cl100k?: boolean } = {}): Promise<TokenCache[]> {
+  return countEntriesInBatches(getTokensClient(), entries, opts);
 }

@@ -1,3 +1,4 @@
+import { BRANCH_SUMMARY_PREFIX, COMPACTION_SUMMARY_PREFIX } from '@/lib/providers/modelMessages';
 import type { ChatMessage, FilePart, ImagePart, SessionEntry } from '@/lib/session/types';
 
 /**
@@ -48,18 +49,17 @@ export interface CountingInput {
 const EMPTY: CountingInput = Object.freeze({ pieces: [], messages: 0, toolCalls: 0, media: [] }) as CountingInput;
 
 /*
- * How summaries reach the model. The compaction summary replaces the history
- * it covers and the branch summary stands for an abandoned branch; both are
- * sent as a user message with a short framing sentence so the model reads them
- * as context, not as the user's words. Whoever builds the provider request
- * must use these same functions, or the counts drift from what is sent.
+ * How summaries reach the model: as a user message with the preamble the
+ * request builder (lib/providers/modelMessages.ts) puts before them. The
+ * prefixes are imported from there so the count is of what is sent; if that
+ * wrapper changes shape, bump TOKEN_CACHE_VERSION.
  */
 export function compactionSummaryText(summary: string): string {
-  return `Earlier parts of this conversation were condensed into this summary:\n\n<summary>\n${summary}\n</summary>`;
+  return `${COMPACTION_SUMMARY_PREFIX}\n\n<summary>\n${summary.trim()}\n</summary>`;
 }
 
 export function branchSummaryText(summary: string): string {
-  return `The conversation returned here from another branch. What happened on that branch:\n\n<summary>\n${summary}\n</summary>`;
+  return `${BRANCH_SUMMARY_PREFIX}\n\n<summary>\n${summary.trim()}\n</summary>`;
 }
 
 export function summaryText(kind: 'compaction' | 'branch_summary', summary: string): string {
@@ -133,6 +133,23 @@ export function countingChars(input: CountingInput): number {
 /** pi's estimate: characters / 4, rounded up, on the same text (no framing, no media). */
 export function chars4(input: CountingInput): number {
   return Math.ceil(countingChars(input) / 4);
+}
+
+/**
+ * What the worker needs to count an entry: its text pieces and framing, no
+ * object graph. Extracting it is cheap and tokenizer-free, so the main thread
+ * can send these instead of whole entries: cloning strings across threads
+ * costs a fraction of cloning entries (ids, usage, tool-call objects...),
+ * and that clone is the worker's only serial overhead.
+ */
+export interface CountingPayload {
+  pieces: string[];
+  framing: number;
+}
+
+export function countingPayload(entry: SessionEntry): CountingPayload {
+  const input = countingInput(entry);
+  return { pieces: input.pieces, framing: framingTokens(input) };
 }
 
 /**

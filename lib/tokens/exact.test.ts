@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
 import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
+import { contextToModelMessages } from '@/lib/providers/modelMessages';
 import { TreeBuilder } from '@/lib/testing/builder';
 import type { CustomEntry, LabelEntry, MessageEntry, SessionEntry } from '@/lib/session/types';
 import { cacheUsable, countEntry, countText, loadEncoding } from './exact';
@@ -104,6 +105,16 @@ describe('what an entry counts', () => {
     expect(countEntry(comp).o200k).toBe(MESSAGE_OVERHEAD + n(compactionSummaryText('We fixed the counter.')));
     expect(countEntry(branch).o200k).toBe(MESSAGE_OVERHEAD + n(branchSummaryText('Tried a WASM tokenizer, too slow.')));
     expect(compactionSummaryText('x')).toContain('x');
+  });
+
+  it('counts summaries as the request builder sends them', () => {
+    const sent = contextToModelMessages([
+      { kind: 'compactionSummary', entryId: 'c', summary: '  We fixed the counter.\n', tokensBefore: 1 },
+      { kind: 'message', entryId: 'a', message: { role: 'assistant', content: [{ type: 'text', text: 'ok' }] } },
+    ]);
+    const first = sent[0]!;
+    const text = typeof first.content === 'string' ? first.content : (first.content[0] as { text: string }).text;
+    expect(text).toBe(compactionSummaryText('  We fixed the counter.\n'));
   });
 
   it('counts bookkeeping entries as 0', () => {

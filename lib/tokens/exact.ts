@@ -7,14 +7,13 @@
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import type { SessionEntry, TokenCache } from '@/lib/session/types';
 import {
-  chars4,
   countingInput,
   framingTokens,
   MESSAGE_OVERHEAD,
   mediaParts,
   summaryText,
   TOKEN_CACHE_VERSION,
-  type CountingInput,
+  type CountingPayload,
 } from './entryText';
 import { mediaTokens, type ImageFormula } from './mediaTokens';
 import type { IndexCounter } from './pathIndex';
@@ -58,10 +57,19 @@ export function countText(text: string, encoding: Encoding = 'o200k_base'): numb
   return encodingCounter(encoding)(text);
 }
 
-function countInput(input: CountingInput, count: CountFn): number {
-  let n = framingTokens(input);
-  for (const p of input.pieces) n += count(p);
+function countPieces(pieces: readonly string[], framing: number, count: CountFn): number {
+  let n = framing;
+  for (const p of pieces) n += count(p);
   return n;
+}
+
+/** The token cache of an extracted payload (see countingPayload). */
+export function countPayload(p: CountingPayload, opts: { cl100k?: boolean } = {}): TokenCache {
+  let chars = 0;
+  for (const piece of p.pieces) chars += piece.length;
+  const cache: TokenCache = { v: TOKEN_CACHE_VERSION, o200k: countPieces(p.pieces, p.framing, o200k), chars4: Math.ceil(chars / 4) };
+  if (opts.cl100k) cache.cl100k = countPieces(p.pieces, p.framing, encodingCounter('cl100k_base'));
+  return cache;
 }
 
 /**
@@ -71,9 +79,7 @@ function countInput(input: CountingInput, count: CountFn): number {
  */
 export function countEntry(entry: SessionEntry, opts: { cl100k?: boolean } = {}): TokenCache {
   const input = countingInput(entry);
-  const cache: TokenCache = { v: TOKEN_CACHE_VERSION, o200k: countInput(input, o200k), chars4: chars4(input) };
-  if (opts.cl100k) cache.cl100k = countInput(input, encodingCounter('cl100k_base'));
-  return cache;
+  return countPayload({ pieces: input.pieces, framing: framingTokens(input) }, opts);
 }
 
 /** Whether an entry's stored cache can be used for `encoding` without recounting. */
