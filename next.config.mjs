@@ -24,6 +24,14 @@ const nextConfig = {
   // `npm test` type-checks the whole project (tsc --noEmit) as its own stage;
   // checking again inside every build only makes `npm start` slower.
   typescript: { ignoreBuildErrors: true },
+  turbopack: {
+    resolveAlias: {
+      // micromark's entity decoder has a "browser" build that calls document.createElement,
+      // which does not exist in the Web Worker that renders HTML exports. The plain build
+      // (a lookup table) works everywhere.
+      'decode-named-character-reference': './node_modules/decode-named-character-reference/index.js',
+    },
+  },
   async headers() {
     return [
       {

@@ -3,6 +3,8 @@
 import { useEffect, useState } from 'react';
 import { getDB, toStorageError } from '@/lib/db';
 import { SessionSidebar } from '@/components/sessions/SessionSidebar';
+import { ImportControls } from '@/components/importexport/ImportControls';
+import { exportEverything } from '@/components/importexport/ExportDialog';
 import { SessionView } from '@/components/chat/SessionView';
 import { NoModelNotice } from '@/components/models/NoModelNotice';
 import { sessionIdFromHash, useUi } from './uiStore';
@@ -58,7 +60,12 @@ export function AppShell() {
   return (
     <div className="shell">
       <aside className="sidebar-wrap" aria-label="Session list">
-        <SessionSidebar />
+        <SessionSidebar>
+          <ImportControls />
+          <button type="button" className="btn" onClick={() => void exportEverything()}>
+            Export all
+          </button>
+        </SessionSidebar>
       </aside>
       <div className="main">
         <NoModelNotice />

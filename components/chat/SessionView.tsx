@@ -5,6 +5,7 @@ import { toast } from 'sonner';
 import { appendEntries, updateSession } from '@/lib/db';
 import { useUi } from '@/components/app/uiStore';
 import { ModelPicker } from '@/components/models/ModelPicker';
+import { ExportButton } from '@/components/importexport/ExportDialog';
 import { resolveModel, useModels } from '@/components/models/useModels';
 import { useLiveSession } from '@/components/session/useLiveSession';
 import type { EntryId } from '@/lib/session/types';
@@ -67,6 +68,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         <h1 title={state.row?.title}>{state.row?.title}</h1>
         <ModelPicker data={models} value={modelInfo?.id} onChange={onModelChange} />
         <span className="grow" />
+        <ExportButton sessionId={sessionId} title={state.row?.title ?? 'session'} />
       </header>
       <MessageList tree={state.tree} context={context} labels={labels} run={run} actions={messageActions} scrollToId={scrollTo} />
       <Composer

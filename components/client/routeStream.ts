@@ -1,7 +1,7 @@
 'use client';
 
 import type { ChatStreamResult, StreamHandlers } from '@/lib/chat/turn';
-import { readChatStream } from '@/lib/providers/uiStream';
+import { parseErrorResponse, readChatStream } from '@/lib/providers/uiStream';
 import { clientCredentials } from './credentials';
 
 /**
@@ -18,14 +18,8 @@ export async function streamFromRoute(url: string, body: Record<string, unknown>
     signal: h.signal,
   });
   if (!res.ok || !res.body) {
-    let message = `The server answered ${res.status}.`;
-    try {
-      const json = (await res.json()) as { error?: string; message?: string };
-      message = json.error ?? json.message ?? message;
-    } catch {
-      /* not JSON */
-    }
-    return { text: '', error: { kind: res.status === 413 ? 'invalid_request' : res.status >= 500 ? 'server' : 'invalid_request', status: res.status, message } };
+    const info = parseErrorResponse(res.status, await res.text().catch(() => ''));
+    return { text: '', error: { kind: info.kind, status: info.status, message: info.message } };
   }
   const out = await readChatStream(res.body, {
     onText: (_d, full) => h.onText(full),

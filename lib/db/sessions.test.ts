@@ -157,3 +157,17 @@ describe('schema migration', () => {
     expect((await loadSession('s1', current))!.entries).toHaveLength(3);
   });
 });
+
+describe('import duplicates across multi-conversation files', () => {
+  it('recognises each conversation of a file imported twice', async () => {
+    const db = new AppDB('multi', undefined, { indexedDB: new IDBFactory(), IDBKeyRange });
+    const conv = (originalId: string): SessionSnapshot => ({
+      meta: { id: `s-${originalId}`, title: originalId, createdAt: 1, updatedAt: 1, leafId: 'e1', source: { format: 'chatgpt', hash: 'file-hash', originalId } },
+      entries: [{ id: 'e1', parentId: null, timestamp: 1, type: 'message', message: { role: 'user', content: [{ type: 'text', text: originalId }] } }],
+    });
+    expect((await importSnapshots([conv('a'), conv('b')], {}, db)).imported).toHaveLength(2);
+    const again = await importSnapshots([conv('a'), conv('b')], {}, db);
+    expect(again.imported).toHaveLength(0);
+    expect(again.duplicates.map((d) => d.title)).toEqual(['a', 'b']);
+  });
+});

@@ -231,9 +231,10 @@ export async function importSnapshots(
       for (const snap of snapshots) {
         const hash = snap.meta.source?.hash;
         if (hash && !opts.allowDuplicates) {
-          const existing = await db.sessions.where('source.hash').equals(hash).first();
-          const sameConversation = existing && existing.source?.originalId === snap.meta.source?.originalId;
-          if (existing && sameConversation) {
+          // One file may hold several conversations (a ChatGPT export): match the conversation too.
+          const sameFile = await db.sessions.where('source.hash').equals(hash).toArray();
+          const existing = sameFile.find((r) => r.source?.originalId === snap.meta.source?.originalId);
+          if (existing) {
             outcome.duplicates.push({ title: snap.meta.title, existingId: existing.id });
             continue;
           }

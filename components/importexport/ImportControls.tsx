@@ -1,0 +1,87 @@
+'use client';
+
+import { useEffect, useRef, useState } from 'react';
+import { importFiles, useImportState } from './useImport';
+
+/** The Import button, its progress bar and error, and a drop target covering the whole window. */
+export function ImportControls() {
+  const inputRef = useRef<HTMLInputElement>(null);
+  const { active, error, clearError } = useImportState();
+  const [dragging, setDragging] = useState(false);
+
+  useEffect(() => {
+    let depth = 0;
+    const hasFiles = (e: DragEvent) => e.dataTransfer?.types.includes('Files') ?? false;
+    const enter = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      depth++;
+      setDragging(true);
+    };
+    const leave = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      depth = Math.max(0, depth - 1);
+      if (depth === 0) setDragging(false);
+    };
+    const over = (e: DragEvent) => {
+      if (hasFiles(e)) e.preventDefault();
+    };
+    const drop = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      depth = 0;
+      setDragging(false);
+      const files = [...(e.dataTransfer?.files ?? [])];
+      if (files.length) void importFiles(files);
+    };
+    window.addEventListener('dragenter', enter);
+    window.addEventListener('dragleave', leave);
+    window.addEventListener('dragover', over);
+    window.addEventListener('drop', drop);
+    return () => {
+      window.removeEventListener('dragenter', enter);
+      window.removeEventListener('dragleave', leave);
+      window.removeEventListener('dragover', over);
+      window.removeEventListener('drop', drop);
+    };
+  }, []);
+
+  return (
+    <>
+      <button type="button" className="btn" onClick={() => inputRef.current?.click()} disabled={active !== null}>
+        Import
+      </button>
+      <input
+        ref={inputRef}
+        type="file"
+        aria-label="Import file"
+        accept=".jsonl,.json,.traj,.zip,application/json,application/zip"
+        multiple
+        hidden
+        onChange={(e) => {
+          const files = [...(e.target.files ?? [])];
+          e.target.value = '';
+          if (files.length) void importFiles(files);
+        }}
+      />
+      {active && (
+        <div className="import-progress">
+          <span className="small">Importing {active.fileName}…</span>
+          <progress className="progress" aria-label="Import progress" max={active.totalBytes || 1} value={active.bytesRead} />
+        </div>
+      )}
+      {error && (
+        <div className="import-error" role="alert">
+          <strong>Could not import {error.fileName}.</strong> {error.message} Nothing was saved.
+          <button type="button" className="link-btn" onClick={clearError}>
+            Dismiss
+          </button>
+        </div>
+      )}
+      {dragging && (
+        <div className="drop-overlay" aria-hidden="true">
+          Drop files to import (JSONL, JSON, .traj, .zip)
+        </div>
+      )}
+    </>
+  );
+}

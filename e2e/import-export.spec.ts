@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, openApp, test, assistantMessages, userMessages } from './support/fixtures';
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/real/', import.meta.url));
+
+const CASES = [
+  { file: 'badlogic_pi-mono_compact.jsonl', sessions: 1, summaries: 2 },
+  { file: 'd-kimuson_claude-code-viewer_fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl', sessions: 1, summaries: 0 },
+  { file: 'daaain_claude-code-log_0d3a8e6f-290f-4105-a327-a2496e5e2a83.jsonl', sessions: 1, summaries: 0 },
+  { file: 'danny-avila_LibreChat_chatgpt-tree.json', sessions: 1, summaries: 0 },
+  { file: 'danny-avila_LibreChat_chatgpt-export.json', sessions: 2, summaries: 0 },
+  { file: 'danny-avila_LibreChat_librechat-tree.json', sessions: 1, summaries: 0 },
+  { file: 'SWE-agent_SWE-agent_pydicom__pydicom-1458.traj', sessions: 1, summaries: 0 },
+];
+
+test.describe('import and export', () => {
+  for (const c of CASES) {
+    test(`imports ${c.file}`, async ({ page }) => {
+      await openApp(page);
+      await page.getByLabel('Import file').setInputFiles(join(FIXTURES, c.file));
+      await expect(page.getByText(/Imported \d+ session/)).toBeVisible();
+      const list = page.getByRole('navigation', { name: 'Sessions' }).getByRole('listitem');
+      await expect(list).toHaveCount(c.sessions);
+      // The imported session opens, with its messages (and the pi compactions as summaries).
+      await expect(userMessages(page).or(assistantMessages(page)).first()).toBeVisible();
+      // The list is virtualised: the latest compaction (at the end of the pi session) is on screen.
+      if (c.summaries > 0) await expect(page.getByRole('region', { name: 'Compaction summary' }).last()).toBeVisible();
+      else await expect(page.getByRole('region', { name: 'Compaction summary' })).toHaveCount(0);
+      // Importing the same file again does not duplicate it.
+      await page.getByLabel('Import file').setInputFiles(join(FIXTURES, c.file));
+      await expect(page.getByText(/Already imported/)).toBeVisible();
+      await expect(list).toHaveCount(c.sessions);
+    });
+  }
+
+  test('a malformed file gives a clear error naming the line, and writes nothing', async ({ page }) => {
+    await openApp(page);
+    const good = readFileSync(join(FIXTURES, 'badlogic_pi-mono_compact.jsonl'), 'utf8').split('\n');
+    const broken = [...good.slice(0, 40), good[40]!.slice(0, 80), ...good.slice(41)].join('\n');
+    await page.getByLabel('Import file').setInputFiles({ name: 'broken.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(broken) });
+    const alert = page.getByRole('alert').filter({ hasText: 'Could not import broken.jsonl' });
+    await expect(alert).toContainText('Line 41');
+    await expect(alert).toContainText('Nothing was saved');
+    await expect(page.getByRole('navigation', { name: 'Sessions' }).getByRole('listitem')).toHaveCount(0);
+  });
+
+  test('exports JSONL, Markdown and HTML; the JSONL re-imports; the HTML renders offline and escapes content', async ({ page, context }) => {
+    await openApp(page);
+    await page.getByLabel('Import file').setInputFiles(join(FIXTURES, 'badlogic_pi-mono_compact.jsonl'));
+    await expect(page.getByText(/Imported 1 session/)).toBeVisible();
+
+    const download = async (label: string) => {
+      await page.getByRole('button', { name: 'Export', exact: true }).click();
+      const [d] = await Promise.all([page.waitForEvent('download'), page.getByRole('dialog', { name: 'Export session' }).getByRole('button', { name: label, exact: true }).click()]);
+      const path = await d.path();
+      return { name: d.suggestedFilename(), text: readFileSync(path, 'utf8') };
+    };
+    const jsonl = await download('JSONL');
+    expect(jsonl.name).toMatch(/\.jsonl$/);
+    expect(jsonl.text.split('\n')[0]).toContain('"format":"longctx-session"');
+    const md = await download('Markdown');
+    expect(md.text).toContain('Compaction summary');
+    const html = await download('HTML');
+    expect(html.text).toMatch(/^<!DOCTYPE html>/i);
+
+    // Re-import the JSONL: a second session with the same number of entries.
+    await page.getByLabel('Import file').setInputFiles({ name: 'roundtrip.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(jsonl.text) });
+    await expect(page.getByText(/Imported 1 session|Already imported/)).toBeVisible();
+
+    // Open the exported HTML offline: it renders, and nothing in it runs.
+    const viewer = await context.newPage();
+    const errors: string[] = [];
+    viewer.on('pageerror', (e) => errors.push(e.message));
+    await viewer.setContent(html.text);
+    await expect(viewer.locator('details').first()).toBeVisible();
+    await expect(viewer.getByText('Context Checkpoint Summary').first()).toBeAttached();
+    expect(await viewer.locator('script').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  test('exported HTML of a hostile transcript shows the payloads as text', async ({ page, context }) => {
+    await openApp(page);
+    const header = { type: 'session', format: 'longctx-session', version: 1, id: 'evil', title: 'Hostile <script>alert(1)</script>', createdAt: 1, updatedAt: 1, leafId: 'b' };
+    const payload = '<script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"> [click](javascript:window.__pwned=3)';
+    const lines = [
+      header,
+      { id: 'a', parentId: null, timestamp: 1, type: 'message', message: { role: 'user', content: [{ type: 'text', text: payload }] } },
+      { id: 'b', parentId: 'a', timestamp: 2, type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: `Here: ${payload}` }] } },
+    ];
+    await page.getByLabel('Import file').setInputFiles({ name: 'evil.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(lines.map((l) => JSON.stringify(l)).join('\n')) });
+    await expect(page.getByText(/Imported 1 session/)).toBeVisible();
+    // In the app: shown as text, nothing executed.
+    await expect(userMessages(page).first()).toContainText('<script>window.__pwned=1</script>');
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.locator('main a[href^="javascript:"], .shell a[href^="javascript:"]').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    const [d] = await Promise.all([page.waitForEvent('download'), page.getByRole('dialog', { name: 'Export session' }).getByRole('button', { name: 'HTML', exact: true }).click()]);
+    const html = readFileSync(await d.path(), 'utf8');
+    const viewer = await context.newPage();
+    await viewer.setContent(html);
+    await expect(viewer.getByText('<script>window.__pwned=1</script>').first()).toBeAttached();
+    expect(await viewer.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await viewer.locator('img[onerror], a[href^="javascript:"]').count()).toBe(0);
+  });
+});

@@ -1,0 +1,22 @@
+/**
+ * Main-thread side of the import/export worker. Importing only the API type
+ * keeps the parsers and the markdown renderer out of the main bundle.
+ */
+import { proxy, wrap, type Remote } from 'comlink';
+import type { FormatsApi, ProgressFn } from './formats.api';
+
+export type { ExportKind } from './formats.api';
+
+let client: Remote<FormatsApi> | null = null;
+
+export function getFormatsClient(): Remote<FormatsApi> {
+  if (client) return client;
+  const worker = new Worker(new URL('./formats.worker.ts', import.meta.url), { type: 'module', name: 'formats' });
+  client = wrap<FormatsApi>(worker);
+  return client;
+}
+
+/** Wraps a progress callback so comlink passes it by reference into the worker. */
+export function progressProxy(fn: ProgressFn): ProgressFn {
+  return proxy(fn);
+}
