@@ -1,0 +1,156 @@
+'use client';
+
+import { memo, type CSSProperties, type FocusEvent, type MouseEvent } from 'react';
+import type { TreeRow } from '@/lib/tree/flatten';
+import { entryPreview, matchRange } from '@/lib/tree/preview';
+import { LabelEditor } from './LabelEditor';
+
+export const ROW_HEIGHT = 26;
+/**
+ * Deepest indentation drawn. Each branch point on a path adds a level, so a session edited at many
+ * points nests deeply; past this the row stays put and says how much deeper it is (aria-level is exact).
+ */
+export const MAX_INDENT = 12;
+
+export interface RowHandlers {
+  onRowClick: (id: string) => void;
+  onRowFocus: (id: string) => void;
+  onToggle: (id: string, expand: boolean) => void;
+  onEditLabel: (id: string) => void;
+  onSaveLabel: (id: string, label: string | null) => void;
+  onCancelLabel: (restoreFocus: boolean) => void;
+  registerRow: (id: string, el: HTMLElement | null) => void;
+}
+
+function Preview({ text, query }: { text: string; query: string }) {
+  const range = query ? matchRange(text, query) : null;
+  if (!range) return <span className="stree-preview">{text}</span>;
+  return (
+    <span className="stree-preview">
+      {text.slice(0, range[0])}
+      <mark>{text.slice(range[0], range[1])}</mark>
+      {text.slice(range[1])}
+    </span>
+  );
+}
+
+/**
+ * One treeitem. Its accessible name comes from the text span only
+ * (aria-labelledby), so the Label button inside does not repeat itself in
+ * what a screen reader says for the row.
+ */
+export const TreeRowView = memo(function TreeRowView({
+  row,
+  domId,
+  top,
+  focused,
+  editing,
+  searching,
+  query,
+  handlers,
+}: {
+  row: TreeRow;
+  domId: string;
+  top: number;
+  focused: boolean;
+  editing: boolean;
+  /** A text filter is active (rows are matches or context). */
+  searching: boolean;
+  /** The query to highlight: empty on rows that do not match, so typing re-renders only matching rows. */
+  query: string;
+  handlers: RowHandlers;
+}) {
+  const preview = entryPreview(row.entry);
+  const labelId = `${domId}-text`;
+  const indent = Math.min(row.depth, MAX_INDENT);
+  const style = { transform: `translateY(${top}px)`, height: ROW_HEIGHT, '--stree-depth': indent } as CSSProperties;
+
+  return (
+    <div
+      ref={(el) => handlers.registerRow(row.id, el)}
+      role="treeitem"
+      id={domId}
+      className="stree-row"
+      style={style}
+      tabIndex={focused ? 0 : -1}
+      aria-level={row.level}
+      aria-setsize={row.setsize}
+      aria-posinset={row.posinset}
+      aria-expanded={row.expandable ? row.expanded : undefined}
+      aria-selected={row.isCurrent}
+      aria-labelledby={labelId}
+      data-entry-id={row.id}
+      data-kind={preview.kind}
+      data-error={preview.error || undefined}
+      data-active-path={row.onActivePath || undefined}
+      data-current={row.isCurrent || undefined}
+      data-branch-point={row.isBranchPoint || undefined}
+      data-branch-head={row.branchIndex > 0 || undefined}
+      data-match={searching ? (row.match ? 'true' : 'context') : undefined}
+      data-focused={focused || undefined}
+      onClick={() => handlers.onRowClick(row.id)}
+      onFocus={(e: FocusEvent) => {
+        if (e.target === e.currentTarget) handlers.onRowFocus(row.id);
+      }}
+    >
+      <span className="stree-guides" aria-hidden="true" />
+      {row.depth > indent && (
+        <span className="stree-deeper" aria-hidden="true" title={`level ${row.level}`}>
+          +{row.depth - indent}
+        </span>
+      )}
+      <span
+        className="stree-toggle"
+        aria-hidden="true"
+        onClick={
+          row.expandable
+            ? (e: MouseEvent) => {
+                e.stopPropagation();
+                handlers.onToggle(row.id, !row.expanded);
+              }
+            : undefined
+        }
+      >
+        {row.expandable ? (row.expanded ? '▾' : '▸') : row.branchIndex > 0 ? '├' : ''}
+      </span>
+      <span id={labelId} className="stree-text">
+        {row.branchIndex > 0 && (
+          <span className="stree-branch">
+            <span aria-hidden="true">
+              {row.branchIndex}/{row.branchCount}
+            </span>
+            <span className="stree-sr">
+              branch {row.branchIndex} of {row.branchCount},{' '}
+            </span>
+          </span>
+        )}
+        <Preview text={preview.text} query={query} />
+        {row.label !== undefined && (
+          <span className="stree-chip">
+            <span className="stree-sr">label: </span>
+            {row.label}
+          </span>
+        )}
+        {row.isBranchPoint && <span className="stree-count">{row.childCount} branches</span>}
+        {row.onActivePath && <span className="stree-sr"> (on active path)</span>}
+        {row.isCurrent && <span className="stree-current">● current</span>}
+      </span>
+      {editing ? (
+        <LabelEditor current={row.label} onSave={(label) => handlers.onSaveLabel(row.id, label)} onCancel={handlers.onCancelLabel} />
+      ) : (
+        <button
+          type="button"
+          className="stree-label-btn"
+          tabIndex={-1}
+          aria-label={`Label ${preview.text}`}
+          onClick={(e) => {
+            e.stopPropagation();
+            handlers.onEditLabel(row.id);
+          }}
+        >
+          Label
+        </button>
+      )}
+    </div>
+  );
+});
