@@ -156,3 +156,32 @@ describe('tokens API in a Node worker thread', () => {
     }
   });
 });
+
+describe('calibration across reloads', () => {
+  it('does not sample the same reply twice when a fresh worker loads the session again', async () => {
+    const b = new TreeBuilder();
+    const u1 = b.user('Explain the context meter in two sentences.');
+    const reply = b.assistant('The meter shows tokens.', undefined, { usage: { input: 40, output: 9 }, status: 'complete' });
+    const u2 = b.user('And the cut point?');
+    const reply2 = b.assistant('It keeps recent tokens.', undefined, { usage: { input: 70, output: 7 }, status: 'complete' });
+    const model = 'anthropic:claude-sonnet-4-5';
+
+    const first = createTokensApi();
+    await first.loadPath('s', [clone(u1)], { model });
+    const c1 = first.append('s', [clone(reply), clone(u2), clone(reply2)]).calibration!;
+    expect(c1.samples).toBe(2);
+
+    // A reload: a new worker gets the stored calibration, then the same path again.
+    const second = createTokensApi();
+    await second.loadPath('s', [clone(u1)], { model, calibration: c1 });
+    const again = second.append('s', [clone(reply), clone(u2), clone(reply2)]);
+    expect(again.calibration).toBeUndefined();
+    expect(second.calibration(model)).toEqual(c1);
+
+    // A new reply after the reload is still new evidence.
+    const u3 = b.user('Thanks');
+    const reply3 = b.assistant('You are welcome.', undefined, { usage: { input: 90, output: 5 }, status: 'complete' });
+    const next = second.append('s', [clone(u3), clone(reply3)]).calibration!;
+    expect(next.samples).toBe(3);
+  });
+});

@@ -11,10 +11,17 @@
 import { usageInputTokens, usableUsage, PathTokenIndex, type ContextFigure, type IndexCalibration } from '@/lib/tokens/pathIndex';
 import { createExactCounter, countEntry, countPayload, countText, loadEncoding } from '@/lib/tokens/exact';
 import { isCalibrated, updateCalibration, type Calibration } from '@/lib/tokens/calibration';
-import { MESSAGE_OVERHEAD, REPLY_PRIMING, type CountingPayload } from '@/lib/tokens/entryText';
+import { MESSAGE_OVERHEAD, REPLY_PRIMING, TOKEN_CACHE_VERSION, type CountingPayload } from '@/lib/tokens/entryText';
 import { tokenizerFor, type Encoding, type TokenizerInfo } from '@/lib/tokens/tokenizerFor';
 import type { CutLookup } from '@/lib/tokens/cutPoint';
-import type { EntryId, SessionEntry, TokenCache } from '@/lib/session/types';
+import type { CompactionSettings, EntryId, SessionEntry, TokenCache } from '@/lib/session/types';
+// Specific modules, not the barrels: lib/compaction/summarizer.ts pulls in the AI SDK, which the worker does not need.
+import { prepareCompaction, previewCompaction, type CompactionPreview, type PrepareOptions } from '@/lib/compaction/prepare';
+import { planSummary } from '@/lib/compaction/plan';
+import type { CompactionPreparation, SummaryPlan } from '@/lib/compaction/types';
+import { prepareBranchSummary, type BranchSummaryPreparation } from '@/lib/branch/prepare';
+import { planBranchSummary } from '@/lib/branch/summarize';
+import { compactionSummaryText, branchSummaryText } from '@/lib/tokens/entryText';
 
 export interface SessionTokenOptions {
   /** Qualified model id, "provider:model". Decides the encoding, the image formula and the calibration. */
@@ -26,6 +33,14 @@ export interface SessionTokenOptions {
   contextWindow?: number;
   /** When set, every update also returns the cut-point lookup for this budget. */
   keepRecentTokens?: number;
+}
+
+/** How the summarizer requests are planned: its model (tokenizer, calibration), window and output budget. */
+export interface SummaryPlanOptions {
+  model: string;
+  window: number;
+  maxOutputTokens: number;
+  customInstructions?: string;
 }
 
 export interface CutResult extends CutLookup {
@@ -129,12 +144,36 @@ export function createTokensApi() {
     const m = entry.type === 'message' && entry.message.role === 'assistant' ? entry.message.model : undefined;
     if (m && m !== s.opts.model) return undefined;
     s.sampled.add(entry.id);
+    const prev = calibrations.get(s.opts.model);
+    // Older than what the stored calibration already saw: this usage was sampled before (a reload), not new evidence.
+    if (prev?.lastSampledAt !== undefined && entry.timestamp <= prev.lastSampledAt) return undefined;
     const counted = s.index.requestCount(at);
     const reported = usageInputTokens(usage) - counted.media;
-    const next = updateCalibration(calibrations.get(s.opts.model), reported, counted.text);
+    const next = { ...updateCalibration(prev, reported, counted.text), lastSampledAt: Math.max(entry.timestamp, prev?.lastSampledAt ?? -Infinity) };
     calibrations.set(s.opts.model, next);
     s.index.setCalibration(indexCalibration(s.info, s.opts.model));
     return next;
+  }
+
+  /** The hybrid context figure is better than the path counts alone: preparation uses it when the caller gave none. */
+  function withFigure(s: SessionState, opts: PrepareOptions): PrepareOptions {
+    return { ...opts, contextTokens: opts.contextTokens ?? s.index.figure(s.opts.contextWindow).tokens, window: opts.window ?? s.opts.contextWindow };
+  }
+
+  /**
+   * Counts text as the summarizer model will: exact for OpenAI tokenizers, else
+   * o200k scaled by that model's learned factor. Until a model is calibrated
+   * the count is padded by a quarter, since Claude and Gemini tokenizers run
+   * up to ~30 % above o200k on code and prose, and a plan that undercounts
+   * would overflow the summarizer.
+   */
+  async function summarizerCounter(model: string): Promise<(text: string) => number> {
+    const info = tokenizerFor(model);
+    await loadEncoding(info.encoding);
+    if (info.exact) return (t) => countText(t, info.encoding);
+    const c = calibrations.get(model);
+    const factor = isCalibrated(c) ? Math.max(1, c!.factor) : 1.25;
+    return (t) => Math.ceil(countText(t, info.encoding) * factor);
   }
 
   function result(s: SessionState, calibration?: Calibration): PathUpdate {
@@ -258,18 +297,69 @@ export function createTokensApi() {
     },
 
     // ------------------------------------------------------------ compaction
-    // The compaction and branch-summary preparation (lib/compaction, lib/branch)
-    // plug in here: both take the root→leaf path entries and a PathTokens, which
-    // the session state already holds. Wiring is one method each:
-    //
-    //   prepareCompaction(sessionKey: string, settings: CompactionSettings) {
-    //     const { index } = state(sessionKey);
-    //     return prepareCompaction(index.entries(), index.pathTokens(), settings);
-    //   },
-    //   prepareBranchSummary(sessionKey: string, targetId: EntryId, ...) {
-    //     const { index } = state(sessionKey);
-    //     return prepareBranchSummary(index.entries(), index.pathTokens(), targetId, ...);
-    //   },
+
+    /**
+     * What a compaction at the current leaf would summarise and keep, with
+     * token figures (the manual Compact dialog shows it before asking).
+     */
+    previewCompaction(sessionKey: string, settings: CompactionSettings, opts: PrepareOptions = {}): CompactionPreview {
+      const s = state(sessionKey);
+      return previewCompaction(s.index.entries(), s.index.pathTokens(), settings, withFigure(s, opts));
+    },
+
+    /**
+     * Prepares a compaction at the current leaf and, when a summarizer model
+     * is given, plans its requests so each fits that model's window. All token
+     * counting of the summary happens here; the main thread only runs the plan.
+     */
+    async prepareCompaction(
+      sessionKey: string,
+      settings: CompactionSettings,
+      opts: PrepareOptions & { plan?: SummaryPlanOptions } = {},
+    ): Promise<{ prep: CompactionPreparation; plan: SummaryPlan | null } | null> {
+      const s = state(sessionKey);
+      const { plan: planOpts, ...prepOpts } = opts;
+      const prep = prepareCompaction(s.index.entries(), s.index.pathTokens(), settings, withFigure(s, prepOpts));
+      if (!prep) return null;
+      const plan = planOpts ? planSummary(prep, { ...planOpts, countText: await summarizerCounter(planOpts.model) }) : null;
+      return { prep, plan };
+    },
+
+    /**
+     * Fits an abandoned branch (entries from the old leaf up to, not
+     * including, the common ancestor; lib/branch collectBranchEntries) into
+     * the summarizer's budget, newest first, and plans the request.
+     */
+    async prepareBranchSummary(
+      entries: SessionEntry[],
+      opts: { budget: number; plan?: SummaryPlanOptions },
+    ): Promise<{ prep: BranchSummaryPreparation; plan: SummaryPlan | null } | null> {
+      const model = opts.plan?.model;
+      const encoding = model ? tokenizerFor(model).encoding : 'o200k_base';
+      await loadEncoding(encoding);
+      const cl100k = encoding === 'cl100k_base';
+      const tokensOf = (e: SessionEntry): number => {
+        if (e.type === 'compaction' || e.type === 'branch_summary') return countText(e.summary, encoding);
+        if (e.type !== 'message') return 0;
+        // Stored caches are reused; an entry without one (or with an outdated one) is counted here.
+        const fresh = e.tokens?.v === TOKEN_CACHE_VERSION && (!cl100k || e.tokens.cl100k !== undefined);
+        const cache = fresh ? e.tokens! : countEntry(e, { cl100k });
+        return cl100k ? (cache.cl100k ?? cache.o200k) : cache.o200k;
+      };
+      const prep = prepareBranchSummary(entries, { tokensOf, budget: opts.budget });
+      if (!prep) return null;
+      const plan = opts.plan ? planBranchSummary(prep, { ...opts.plan, countText: await summarizerCounter(opts.plan.model) }) : null;
+      return { prep, plan };
+    },
+
+    /** Tokens a summary will occupy in context once appended (with the framing the model receives). */
+    async summaryTokens(sessionKey: string, summary: string, kind: 'compaction' | 'branch_summary' = 'compaction'): Promise<number> {
+      const s = state(sessionKey);
+      const text = kind === 'compaction' ? compactionSummaryText(summary) : branchSummaryText(summary);
+      const counted = countText(text, s.info.encoding) + MESSAGE_OVERHEAD;
+      const cal = s.index.calibration;
+      return Math.round(counted * cal.factor);
+    },
   };
 }
 

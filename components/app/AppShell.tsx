@@ -1,6 +1,9 @@
 'use client';
 
 import { useEffect, useState } from 'react';
+import { useLiveQuery } from 'dexie-react-hooks';
+import { getSession } from '@/lib/db';
+import { SettingsDialog } from '@/components/settings/SettingsDialog';
 import { getDB, toStorageError } from '@/lib/db';
 import { SessionSidebar } from '@/components/sessions/SessionSidebar';
 import { ImportControls } from '@/components/importexport/ImportControls';
@@ -35,6 +38,8 @@ function useStorageCheck(): StorageState {
 export function AppShell() {
   const storage = useStorageCheck();
   const { sessionId, selectSession } = useUi();
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const sessionRow = useLiveQuery(async () => (sessionId ? ((await getSession(sessionId)) ?? null) : null), [sessionId]);
 
   // The URL hash names the open session, so reload and back/forward reopen it.
   useEffect(() => {
@@ -65,7 +70,11 @@ export function AppShell() {
           <button type="button" className="btn" onClick={() => void exportEverything()}>
             Export all
           </button>
+          <button type="button" className="btn" onClick={() => setSettingsOpen(true)}>
+            Settings
+          </button>
         </SessionSidebar>
+        <SettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} session={sessionRow ?? null} />
       </aside>
       <div className="main">
         <NoModelNotice />

@@ -96,6 +96,8 @@ export function MessageList({
     return out;
   }, [context.path, run, tree]);
 
+  // TanStack Virtual returns functions the React Compiler cannot memoise; this component does not rely on it.
+  // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => parentRef.current,

@@ -1,6 +1,6 @@
 'use client';
 
-import { useCallback } from 'react';
+import { useLayoutEffect, useMemo, useRef } from 'react';
 import { toast } from 'sonner';
 import { appendEntries, renameSession, setLeaf, updateEntry, type SessionRow } from '@/lib/db';
 import { runAssistantTurn, type TurnDeps } from '@/lib/chat/turn';
@@ -10,7 +10,7 @@ import type { EntryId, SessionEntry, UserContent } from '@/lib/session/types';
 import { holdStreamLock } from '@/components/client/locks';
 import { streamFromRoute } from '@/components/client/routeStream';
 import type { LiveSession } from '@/components/session/liveSession';
-import { useRuns } from './runStore';
+import { useRuns, type Run } from './runStore';
 
 export interface ChatEnv {
   sessionId: string;
@@ -18,14 +18,13 @@ export interface ChatEnv {
   row: SessionRow | null;
   /** Qualified model id, or undefined when no model is available. */
   model: string | undefined;
-  /**
-   * Called before a user message is sent and after each completed turn;
-   * compaction plugs in here (auto-compaction, overflow recovery).
-   */
+  /** Compaction plugs in here: before sending, after each turn, and on a context overflow. */
   hooks?: {
-    beforeSend?: (parentId: EntryId | null, content: UserContent[]) => Promise<EntryId | null>;
-    afterTurn?: (leafId: EntryId) => Promise<void>;
-    onOverflow?: (leafId: EntryId, signal: AbortSignal) => Promise<EntryId | null>;
+    /** May compact at the leaf first; the message is then appended at the (new) leaf. */
+    beforeSend?: (content: UserContent[]) => Promise<void>;
+    afterTurn?: () => Promise<void>;
+    /** Compacts with a smaller keep-recent; resolves with the new leaf to retry from, or null. */
+    onOverflow?: (run: Run) => Promise<EntryId | null>;
   };
 }
 
@@ -33,142 +32,148 @@ function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
-/** Chat actions for one session: send, edit and resend, regenerate, stop, switch branch. */
-export function useChatActions(env: ChatEnv) {
-  const { sessionId, live, model, row, hooks } = env;
+export type ChatActions = ReturnType<typeof createChatActions>;
 
-  const turnDeps = useCallback(
-    (): TurnDeps => ({
-      append: async (parentId, entries) => {
-        const created = await appendEntries(sessionId, parentId, entries);
-        live.applyLocal(created, created[created.length - 1]!.id);
-        return created;
-      },
-      update: async (id, fn) => {
-        const next = await updateEntry(sessionId, id, fn);
-        live.applyLocal([next]);
-        return next;
-      },
-      streamChat: (req, h) => streamFromRoute('/api/chat', { model: req.model, system: req.system, context: req.context }, h),
-      lock: holdStreamLock,
-      onProgress: (p) => useRuns.getState().patch(sessionId, { text: p.text, reasoning: p.reasoning, entryId: p.entryId }),
-    }),
-    [sessionId, live],
-  );
+/**
+ * Chat actions for one session: send, edit and resend, regenerate, stop,
+ * switch branch, navigate. They read the environment through `get()` at the
+ * moment they run, so the object itself never changes identity.
+ */
+export function createChatActions(get: () => ChatEnv) {
+  const turnDeps = (env: ChatEnv): TurnDeps => ({
+    append: async (parentId, entries) => {
+      const created = await appendEntries(env.sessionId, parentId, entries);
+      env.live.applyLocal(created, created[created.length - 1]!.id);
+      return created;
+    },
+    update: async (id, fn) => {
+      const next = await updateEntry(env.sessionId, id, fn);
+      env.live.applyLocal([next]);
+      return next;
+    },
+    streamChat: (req, h) => streamFromRoute('/api/chat', { model: req.model, system: req.system, context: req.context }, h),
+    lock: holdStreamLock,
+    onProgress: (p) => useRuns.getState().patch(env.sessionId, { text: p.text, reasoning: p.reasoning, entryId: p.entryId }),
+  });
 
   /** Streams a reply under `parentId`, with one overflow recovery (compact, then retry) at most. */
-  const reply = useCallback(
-    async (parentId: EntryId) => {
-      if (!model) {
-        toast.error('No model is connected: the message is saved, but nothing can answer it yet.');
+  async function reply(parentId: EntryId) {
+    const env = get();
+    if (!env.model) {
+      toast.error('No model is connected: the message is saved, but nothing can answer it yet.');
+      return;
+    }
+    const abort = new AbortController();
+    const run = useRuns.getState().start({ sessionId: env.sessionId, kind: 'reply', parentId, abort });
+    try {
+      let parent = parentId;
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const context = buildSessionContext(env.live.getSnapshot().tree, parent);
+        const out = await runAssistantTurn(
+          { parentId: parent, request: { model: env.model, system: env.row?.systemPrompt, context: context.items }, signal: abort.signal },
+          turnDeps(env),
+        );
+        if (out.kind === 'overflow') {
+          // Recovery runs once: a second overflow after compacting is reported, never looped on.
+          const recovered = attempt === 0 && env.hooks?.onOverflow ? await env.hooks.onOverflow(run) : null;
+          if (!recovered) {
+            toast.error(`${out.error.message} Compacting did not make it fit; try Compact with fewer kept tokens or a model with a larger window.`);
+            return;
+          }
+          parent = recovered;
+          continue;
+        }
+        if (out.kind === 'error') toast.error(out.error.message);
+        if (out.kind === 'done' && env.hooks?.afterTurn) {
+          useRuns.getState().end(env.sessionId, run);
+          await env.hooks.afterTurn();
+        }
         return;
       }
-      const abort = new AbortController();
-      const run = useRuns.getState().start({ sessionId, kind: 'reply', parentId, abort });
-      try {
-        let parent = parentId;
-        for (let attempt = 0; attempt < 2; attempt++) {
-          const context = buildSessionContext(live.getSnapshot().tree, parent);
-          const out = await runAssistantTurn(
-            { parentId: parent, request: { model, system: row?.systemPrompt, context: context.items }, signal: abort.signal },
-            turnDeps(),
-          );
-          if (out.kind === 'overflow') {
-            // Recovery runs once: a second overflow after compacting is reported, never looped on.
-            const recovered = attempt === 0 && hooks?.onOverflow ? await hooks.onOverflow(parent, abort.signal) : null;
-            if (!recovered) {
-              toast.error(`${out.error.message} Compacting did not make it fit; try Compact with fewer kept tokens or a model with a larger window.`);
-              return;
-            }
-            parent = recovered;
-            continue;
-          }
-          if (out.kind === 'error') toast.error(out.error.message);
-          if (out.kind === 'done' && hooks?.afterTurn) await hooks.afterTurn(out.entry.id);
-          return;
-        }
-      } catch (err) {
-        toast.error(errorMessage(err));
-      } finally {
-        useRuns.getState().end(sessionId, run);
-      }
-    },
-    [model, sessionId, live, row?.systemPrompt, turnDeps, hooks],
-  );
+    } catch (err) {
+      toast.error(errorMessage(err));
+    } finally {
+      useRuns.getState().end(env.sessionId, run);
+    }
+  }
 
-  const sendContent = useCallback(
-    async (parentId: EntryId | null, content: UserContent[]) => {
-      try {
-        const parent = hooks?.beforeSend ? await hooks.beforeSend(parentId, content) : parentId;
-        const [user] = await appendEntries(sessionId, parent, [{ type: 'message', message: { role: 'user', content } }]);
-        live.applyLocal([user!], user!.id);
-        const text = content.find((c) => c.type === 'text');
-        if (row && row.title === 'New session' && text?.type === 'text') await renameSession(sessionId, oneLine(text.text, 60));
-        await reply(user!.id);
-      } catch (err) {
-        toast.error(errorMessage(err));
-      }
-    },
-    [sessionId, live, reply, row, hooks],
-  );
+  async function sendContent(parentId: EntryId | null, content: UserContent[]) {
+    const env = get();
+    try {
+      // An edit branches from an earlier point: move there first, so a compaction before sending happens on that path.
+      if (env.live.getSnapshot().leafId !== parentId) env.live.setLeaf(parentId);
+      if (env.hooks?.beforeSend) await env.hooks.beforeSend(content);
+      const parent = env.live.getSnapshot().leafId;
+      const [user] = await appendEntries(env.sessionId, parent, [{ type: 'message', message: { role: 'user', content } }]);
+      env.live.applyLocal([user!], user!.id);
+      const text = content.find((c) => c.type === 'text');
+      if (env.row && env.row.title === 'New session' && text?.type === 'text') await renameSession(env.sessionId, oneLine(text.text, 60));
+      await reply(user!.id);
+    } catch (err) {
+      toast.error(errorMessage(err));
+    }
+  }
 
-  const send = useCallback(
-    async (text: string, attachments: UserContent[] = []) => {
+  async function navigateTo(leafId: EntryId | null) {
+    const env = get();
+    env.live.setLeaf(leafId);
+    try {
+      await setLeaf(env.sessionId, leafId);
+    } catch (err) {
+      toast.error(errorMessage(err));
+    }
+  }
+
+  return {
+    reply,
+    navigateTo,
+
+    async send(text: string, attachments: UserContent[] = []) {
       const content: UserContent[] = [...(text.trim() ? [{ type: 'text' as const, text }] : []), ...attachments];
       if (content.length === 0) return;
-      await sendContent(live.getSnapshot().leafId, content);
+      await sendContent(get().live.getSnapshot().leafId, content);
     },
-    [live, sendContent],
-  );
 
-  /** Editing never overwrites: the new text becomes a sibling of the original, starting a branch. */
-  const editAndResend = useCallback(
-    async (entry: SessionEntry, text: string) => {
+    /** Editing never overwrites: the new text becomes a sibling of the original, starting a branch. */
+    async editAndResend(entry: SessionEntry, text: string) {
       if (entry.type !== 'message' || entry.message.role !== 'user') return;
       const kept = entry.message.content.filter((c) => c.type !== 'text');
       await sendContent(entry.parentId, [{ type: 'text', text }, ...kept]);
     },
-    [sendContent],
-  );
 
-  /** A new reply to the same prompt, as a sibling of the old one. */
-  const regenerate = useCallback(
-    async (entry: SessionEntry) => {
+    /** A new reply to the same prompt, as a sibling of the old one. */
+    async regenerate(entry: SessionEntry) {
       if (!entry.parentId) return;
-      live.setLeaf(entry.parentId);
+      get().live.setLeaf(entry.parentId);
       await reply(entry.parentId);
     },
-    [live, reply],
-  );
 
-  const stop = useCallback(() => {
-    useRuns.getState().runs[sessionId]?.abort.abort();
-  }, [sessionId]);
-
-  const navigateTo = useCallback(
-    async (leafId: EntryId | null) => {
-      live.setLeaf(leafId);
-      try {
-        await setLeaf(sessionId, leafId);
-      } catch (err) {
-        toast.error(errorMessage(err));
-      }
+    stop() {
+      useRuns.getState().runs[get().sessionId]?.abort.abort();
     },
-    [live, sessionId],
-  );
 
-  /** Moves to the neighbouring sibling branch, landing on the newest leaf below it. */
-  const switchSibling = useCallback(
-    async (entry: SessionEntry, direction: -1 | 1) => {
-      const tree = live.getSnapshot().tree;
+    /** Moves to the neighbouring sibling branch, landing on the newest leaf below it. */
+    async switchSibling(entry: SessionEntry, direction: -1 | 1) {
+      const tree = get().live.getSnapshot().tree;
       if (entry.type !== 'message') return;
       const sibs = tree.children(entry.parentId).filter((s) => s.type === 'message' && s.message.role === entry.message.role);
       const next = sibs[sibs.findIndex((s) => s.id === entry.id) + direction];
       if (!next) return;
       await navigateTo(tree.newestLeafUnder(next.id));
     },
-    [live, navigateTo],
-  );
+  };
+}
 
-  return { send, editAndResend, regenerate, stop, switchSibling, navigateTo, reply };
+/** The latest environment, readable from async code without re-creating anything. */
+export function useLatest<T>(value: T): { readonly current: T } {
+  const ref = useRef(value);
+  useLayoutEffect(() => {
+    ref.current = value;
+  });
+  return ref;
+}
+
+export function useChatActions(env: ChatEnv): ChatActions {
+  const latest = useLatest(env);
+  return useMemo(() => createChatActions(() => latest.current), [latest]);
 }

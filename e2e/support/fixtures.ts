@@ -48,17 +48,21 @@ export const mock = {
  */
 export const test = base.extend<{ consoleErrors: string[]; allowConsoleErrors: RegExp[] }>({
   allowConsoleErrors: [[], { option: true }],
-  consoleErrors: async ({ page, allowConsoleErrors }, use) => {
-    const errors: string[] = [];
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') errors.push(msg.text());
-    });
-    page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
-    await mock.reset();
-    await use(errors);
-    const unexpected = errors.filter((e) => !allowConsoleErrors.some((re) => re.test(e)));
-    expect(unexpected, 'console errors').toEqual([]);
-  },
+  // auto: every test gets the reset and the console check, whether or not it names the fixture.
+  consoleErrors: [
+    async ({ page, allowConsoleErrors }, use) => {
+      const errors: string[] = [];
+      page.on('console', (msg) => {
+        if (msg.type() === 'error') errors.push(msg.text());
+      });
+      page.on('pageerror', (err) => errors.push(`pageerror: ${err.message}`));
+      await mock.reset();
+      await use(errors);
+      const unexpected = errors.filter((e) => !allowConsoleErrors.some((re) => re.test(e)));
+      expect(unexpected, 'console errors').toEqual([]);
+    },
+    { auto: true },
+  ],
 });
 
 export { expect };
@@ -85,4 +89,32 @@ export const userMessages = (page: Page) => page.getByRole('article', { name: 'U
 /** Waits until no reply is streaming (the Stop button is gone). */
 export async function waitIdle(page: Page) {
   await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(0, { timeout: 20_000 });
+}
+
+/** Sets the global compaction defaults through the Settings dialog, as a user would. */
+export async function setCompactionDefaults(page: Page, values: { keepRecent?: number; reserve?: number; threshold?: number | ''; enabled?: boolean }) {
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  const group = dialog.getByRole('group', { name: 'Compaction defaults' });
+  if (values.keepRecent !== undefined) await group.getByRole('spinbutton', { name: /Keep recent tokens/ }).fill(String(values.keepRecent));
+  if (values.reserve !== undefined) await group.getByRole('spinbutton', { name: /Reserve tokens/ }).fill(String(values.reserve));
+  if (values.threshold !== undefined) await group.getByRole('spinbutton', { name: /Threshold/ }).fill(String(values.threshold));
+  if (values.enabled !== undefined) await group.getByRole('checkbox', { name: 'Auto-compaction' }).setChecked(values.enabled);
+  await dialog.getByRole('button', { name: 'Save settings' }).click();
+  await expect(dialog).toBeHidden();
+}
+
+/** The context meter's current value in tokens. */
+export async function contextTokens(page: Page): Promise<number> {
+  const meter = page.getByRole('meter', { name: 'Context' });
+  await expect(meter).toHaveAttribute('aria-valuenow', /\d+/);
+  return Number(await meter.getAttribute('aria-valuenow'));
+}
+
+/** Sends a message and waits for its reply to finish. */
+export async function chatTurn(page: Page, text: string) {
+  const before = await page.getByRole('article', { name: 'Assistant message' }).count();
+  await sendMessage(page, text);
+  await expect(page.getByRole('article', { name: 'Assistant message' })).toHaveCount(before + 1, { timeout: 20_000 });
+  await waitIdle(page);
 }

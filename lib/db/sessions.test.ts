@@ -16,6 +16,7 @@ import {
   listSessions,
   loadSession,
   renameSession,
+  setEntryTokens,
   setLeaf,
   updateEntry,
 } from './sessions';
@@ -169,5 +170,27 @@ describe('import duplicates across multi-conversation files', () => {
     const again = await importSnapshots([conv('a'), conv('b')], {}, db);
     expect(again.imported).toHaveLength(0);
     expect(again.duplicates.map((d) => d.title)).toEqual(['a', 'b']);
+  });
+});
+
+describe('token caches', () => {
+  it('stores a cache only if it was counted for the entry as it is now', async () => {
+    const db = new AppDB('tokens', undefined, { indexedDB: new IDBFactory(), IDBKeyRange });
+    const s = await createSession({}, db);
+    const [u] = await appendEntries(s.id, null, [user('hello world, this is a test')], {}, db);
+    const [a] = await appendEntries(s.id, u!.id, [assistant('par')], {}, db);
+    // The reply grew after the worker counted "par".
+    await updateEntry(s.id, a!.id, (e) => (e.type === 'message' ? { ...e, message: { role: 'assistant', content: [{ type: 'text', text: 'partial reply, now much longer than before' }] } } : e), db);
+    await setEntryTokens(
+      s.id,
+      [
+        { id: u!.id, tokens: { v: 1, o200k: 11, chars4: Math.ceil('hello world, this is a test'.length / 4) } },
+        { id: a!.id, tokens: { v: 1, o200k: 5, chars4: 1 } },
+      ],
+      db,
+    );
+    const loaded = (await loadSession(s.id, db))!;
+    expect(loaded.entries.find((e) => e.id === u!.id)!.tokens?.o200k).toBe(11);
+    expect(loaded.entries.find((e) => e.id === a!.id)!.tokens).toBeUndefined();
   });
 });

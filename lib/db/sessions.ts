@@ -1,5 +1,6 @@
 import { Dexie, type Transaction } from 'dexie';
 import { newId } from '@/lib/session/ids';
+import { chars4, countingInput } from '@/lib/tokens/entryText';
 import type { EntryId, NewEntry, SessionEntry, SessionMeta, SessionSnapshot, TokenCache } from '@/lib/session/types';
 import { getDB, type AppDB } from './db';
 import { guarded, StorageError } from './errors';
@@ -177,12 +178,13 @@ export async function updateEntry(
     db.transaction('rw', db.entries, db.meta, db.sessions, async (tx) => {
       const stored = await db.entries.where('[sessionId+id]').equals([sessionId, entryId]).first();
       if (!stored) throw new StorageError('unknown', 'The entry being updated no longer exists.');
-      const next = update(toDomainEntry(stored));
+      // The content changes, so a token cache counted for the old content is dropped (recounted later).
+      const { tokens: _stale, ...next } = update(toDomainEntry(stored));
       if (next.id !== entryId || next.parentId !== stored.parentId) throw new Error('updateEntry may not move an entry');
       const rev = await nextRev(tx as Tx);
-      await db.entries.put({ ...next, sessionId, seq: stored.seq, rev });
+      await db.entries.put({ ...(next as SessionEntry), sessionId, seq: stored.seq, rev });
       await db.sessions.update(sessionId, { rev, updatedAt: Date.now() });
-      return next;
+      return next as SessionEntry;
     }),
   );
 }
@@ -197,10 +199,13 @@ export async function setEntryTokens(
   await guarded(() =>
     db.transaction('rw', db.entries, db.meta, async (tx) => {
       const rev = await nextRev(tx as Tx);
-      for (const { id, tokens: t } of tokens) {
-        const stored = await db.entries.where('[sessionId+id]').equals([sessionId, id]).first();
-        if (stored) await db.entries.put({ ...stored, tokens: t, rev });
-      }
+      const byId = new Map(tokens.map((t) => [t.id, t.tokens]));
+      // One indexed read for the batch: imports hand over thousands of caches at once.
+      const stored = await db.entries.where('[sessionId+id]').anyOf(tokens.map((t) => [sessionId, t.id])).toArray();
+      // A cache counted for an earlier state of a reply (still streaming then) must not stick to its final text:
+      // its chars/4 figure no longer matches, and the entry is left to be counted again.
+      const current = stored.filter((e) => byId.get(e.id)!.chars4 === chars4(countingInput(e)));
+      await db.entries.bulkPut(current.map((e) => ({ ...e, tokens: byId.get(e.id)!, rev })));
     }),
   );
 }

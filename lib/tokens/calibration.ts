@@ -40,6 +40,12 @@ export interface Calibration {
   sz: number;
   suu: number;
   suz: number;
+  /**
+   * Timestamp of the newest reply folded in. Replies are only sampled when
+   * newer, so a session reloaded (and its path re-sent to a fresh worker)
+   * does not count the same usage again.
+   */
+  lastSampledAt?: number;
 }
 
 /** Below this many samples the UI shows counts as approximate ("≈"). */

@@ -1,0 +1,24 @@
+'use client';
+
+import { Markdown } from '@/components/common/Markdown';
+import type { Run } from './runStore';
+
+/** A summary being written outside the Compact dialog (auto-compaction, branch summaries), streamed as it comes. */
+export function RunStatus({ run }: { run: Run }) {
+  return (
+    <section className="run-status" aria-label={run.kind === 'compaction' ? 'Compaction in progress' : 'Branch summary in progress'} aria-busy="true">
+      <header className="row">
+        <strong className="small">{run.status ?? 'Summarising…'}</strong>
+        <span className="grow" />
+        <button type="button" className="btn" onClick={() => run.abort.abort()}>
+          Cancel
+        </button>
+      </header>
+      {run.text && (
+        <div className="run-text">
+          <Markdown text={run.text} />
+        </div>
+      )}
+    </section>
+  );
+}

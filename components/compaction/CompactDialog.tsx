@@ -1,0 +1,141 @@
+'use client';
+
+import { useEffect, useRef, useState } from 'react';
+import { Markdown } from '@/components/common/Markdown';
+import { formatTokens } from '@/components/common/format';
+import { useRun } from '@/components/chat/runStore';
+import type { CompactionPreview } from '@/lib/compaction/prepare';
+import { getTokensClient } from '@/workers/tokensClient';
+import { compactSession, syncNow, type CompactionEnv } from './compactSession';
+
+const NO_REASON: Record<string, string> = {
+  empty: 'This session has no messages yet.',
+  'already-compacted': 'The latest entry is already a compaction: there is nothing new to summarise.',
+  'below-keep-recent': 'Everything since the last compaction fits in the recent context kept verbatim.',
+  'nothing-to-summarize': 'There is no complete message before the kept recent context to summarise.',
+};
+
+/**
+ * Manual compaction: shows what will be summarised and what kept (with token
+ * figures) before anything happens, takes optional focus instructions, then
+ * streams the summary here. Closing or cancelling mid-way changes nothing.
+ */
+export function CompactDialog({ env, onClose }: { env: CompactionEnv; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const [preview, setPreview] = useState<CompactionPreview | null>(null);
+  const [previewError, setPreviewError] = useState<string | null>(null);
+  const [instructions, setInstructions] = useState('');
+  const run = useRun(env.sessionId);
+  const running = run?.kind === 'compaction';
+
+  // Mounted only while open: opening shows the modal and computes the preview once.
+  useEffect(() => {
+    ref.current?.showModal();
+    let cancelled = false;
+    (async () => {
+      try {
+        await syncNow(env);
+        const p = await getTokensClient().previewCompaction(env.sessionId, env.settings, env.chatModel ? { window: env.chatModel.contextWindow } : {});
+        if (!cancelled) setPreview(p);
+      } catch (err) {
+        if (!cancelled) setPreviewError(err instanceof Error ? err.message : String(err));
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+    // env is read once, when the dialog opens.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  async function start() {
+    const id = await compactSession(env, { reason: 'manual', ...(instructions.trim() ? { instructions: instructions.trim() } : {}) });
+    if (id) {
+      setInstructions('');
+      onClose();
+    }
+  }
+
+  const summarizerLabel = env.summarizer ? env.summarizer.id : 'built-in extractive summarizer (no model connected)';
+
+  return (
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby="compact-title"
+      onCancel={(e) => {
+        e.preventDefault();
+        if (running) run.abort.abort();
+        onClose();
+      }}
+    >
+      <h2 id="compact-title">Compact context</h2>
+      {previewError && <p role="alert">Could not compute the preview: {previewError}</p>}
+      {!preview && !previewError && <p className="muted">Working out what would be summarised…</p>}
+      {preview && !preview.ok && <p role="status">{NO_REASON[preview.reason] ?? preview.reason}</p>}
+      {preview?.ok && (
+        <dl className="preview" aria-label="Compaction preview">
+          <dt>Context now</dt>
+          <dd>{formatTokens(preview.tokensBefore)} tokens</dd>
+          <dt>Summarised</dt>
+          <dd>
+            {preview.summarize.messageCount} messages, {formatTokens(preview.summarize.tokens)} tokens
+            {preview.previousSummary ? ` (updating the previous summary of ${formatTokens(preview.previousSummary.tokens)} tokens)` : ''}
+          </dd>
+          {preview.turnPrefix && (
+            <>
+              <dt>Split turn</dt>
+              <dd>
+                the start of the current turn ({preview.turnPrefix.messageCount} messages, {formatTokens(preview.turnPrefix.tokens)} tokens) gets its own summary
+              </dd>
+            </>
+          )}
+          <dt>Kept verbatim</dt>
+          <dd>
+            {preview.keep.messageCount} messages, {formatTokens(preview.keep.tokens)} tokens
+          </dd>
+          <dt>After (at most)</dt>
+          <dd>{formatTokens(preview.estimatedTokensAfter)} tokens</dd>
+          <dt>Files</dt>
+          <dd>
+            {preview.readFiles} read, {preview.modifiedFiles} modified
+          </dd>
+          <dt>Summarizer</dt>
+          <dd>{summarizerLabel}</dd>
+        </dl>
+      )}
+      <label className="field">
+        <span>Focus instructions (optional)</span>
+        <textarea
+          rows={3}
+          value={instructions}
+          disabled={running}
+          placeholder="e.g. Keep the exact API decisions and the open bug list"
+          onChange={(e) => setInstructions(e.target.value)}
+        />
+      </label>
+      {running && (
+        <section className="summary-stream" aria-label="Summary in progress" aria-busy="true">
+          <p className="muted small">{run.status}</p>
+          {run.text ? <Markdown text={run.text} /> : <p className="muted">Waiting for the summarizer…</p>}
+        </section>
+      )}
+      <div className="dialog-actions">
+        {running ? (
+          <button type="button" className="btn danger" onClick={() => run.abort.abort()}>
+            Cancel compaction
+          </button>
+        ) : (
+          <>
+            <button type="button" className="btn" onClick={onClose}>
+              Close
+            </button>
+            <button type="button" className="btn primary" disabled={!preview?.ok} onClick={start}>
+              Summarize and compact
+            </button>
+          </>
+        )}
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,165 @@
+'use client';
+
+import { toast } from 'sonner';
+import { appendEntries } from '@/lib/db';
+import { compact, compactionEntryFrom, type SummaryEngine } from '@/lib/compaction/compact';
+import { compactionLimit, emergencyKeepRecent, shouldCompact, wouldOverflow } from '@/lib/compaction/policy';
+import { summaryOutputBudget } from '@/lib/compaction/prepare';
+import { isAbortError } from '@/lib/compaction/summarizer';
+import type { CompactionHooks } from '@/lib/compaction/types';
+import type { ModelInfo } from '@/lib/providers/listing';
+import type { CompactionSettings, EntryId, UserContent } from '@/lib/session/types';
+import { formatTokens } from '@/components/common/format';
+import { routeSummarizer } from '@/components/client/routeSummarizer';
+import type { LiveSession } from '@/components/session/liveSession';
+import type { TokenSync } from '@/components/session/tokenSync';
+import { useRuns, type Run } from '@/components/chat/runStore';
+import { getTokensClient } from '@/workers/tokensClient';
+
+/** Everything compaction needs to know about a session right now; refreshed by the session view on each render. */
+export interface CompactionEnv {
+  sessionId: string;
+  live: LiveSession;
+  sync: TokenSync;
+  chatModel?: ModelInfo;
+  /** The model that writes summaries (settings, else the server's SUMMARIZER_MODEL, else the chat model); none → extractive. */
+  summarizer?: ModelInfo;
+  settings: CompactionSettings;
+  systemPrompt?: string;
+}
+
+export type CompactReason = 'manual' | 'auto' | 'overflow' | 'before-send';
+
+export interface CompactRequest {
+  reason: CompactReason;
+  instructions?: string;
+  keepRecentTokens?: number;
+  force?: boolean;
+  /** A run already on screen for this session (overflow recovery inside a reply) to report progress on. */
+  run?: Run;
+}
+
+/** Extension point: hooks that can cancel a compaction or supply its summary (see lib/compaction/types.ts). */
+const registeredHooks: CompactionHooks[] = [];
+export function registerCompactionHooks(h: CompactionHooks): () => void {
+  registeredHooks.push(h);
+  return () => registeredHooks.splice(registeredHooks.indexOf(h), 1);
+}
+
+const REASON_LABEL: Record<CompactReason, string> = {
+  manual: 'Compacting…',
+  auto: 'Context is nearly full — compacting…',
+  'before-send': 'The new message would not fit — compacting first…',
+  overflow: 'The provider said the context is too long — compacting, then retrying…',
+};
+
+/** Brings the token worker up to date with the tab's current path, so decisions use fresh figures. */
+export async function syncNow(env: CompactionEnv) {
+  const snap = env.live.getSnapshot();
+  const path = snap.tree.pathTo(snap.leafId);
+  const model = env.chatModel?.id ?? env.summarizer?.id ?? 'openai:gpt-4o';
+  await env.sync.sync(path, { model, contextWindow: env.chatModel?.contextWindow, systemPrompt: env.systemPrompt });
+}
+
+/**
+ * Compacts the session at this tab's leaf: prepare and plan in the worker,
+ * stream the summary (model or extractive), append the compaction entry only
+ * when the summary completed. Abort or failure leaves the session as it was.
+ * Resolves with the new entry's id, or null when nothing was appended.
+ */
+export async function compactSession(env: CompactionEnv, req: CompactRequest): Promise<EntryId | null> {
+  const runs = useRuns.getState();
+  const run =
+    req.run ?? runs.start({ sessionId: env.sessionId, kind: 'compaction', parentId: env.live.getSnapshot().leafId, abort: new AbortController(), status: REASON_LABEL[req.reason] });
+  if (req.run) runs.patch(env.sessionId, { status: REASON_LABEL[req.reason] });
+  const signal = run.abort.signal;
+  try {
+    await syncNow(env);
+    const { settings, summarizer, chatModel } = env;
+    const prepared = await getTokensClient().prepareCompaction(env.sessionId, settings, {
+      ...(req.keepRecentTokens !== undefined ? { keepRecentTokens: req.keepRecentTokens } : {}),
+      ...(req.force ? { force: true } : {}),
+      ...(chatModel ? { window: chatModel.contextWindow } : {}),
+      ...(summarizer
+        ? {
+            plan: {
+              model: summarizer.id,
+              window: summarizer.contextWindow,
+              maxOutputTokens: Math.min(summaryOutputBudget(settings), summarizer.maxOutputTokens ?? Infinity),
+              ...(req.instructions ? { customInstructions: req.instructions } : {}),
+            },
+          }
+        : {}),
+    });
+    if (!prepared) {
+      if (req.reason === 'manual') toast.info('Nothing to compact yet: everything fits in the recent context that is kept verbatim.');
+      return null;
+    }
+    const { prep, plan } = prepared;
+    const engine: SummaryEngine = plan && summarizer ? { kind: 'model', summarizer: routeSummarizer(summarizer.id, chatModel?.id), plan } : { kind: 'extractive' };
+    let text = '';
+    const result = await compact(prep, engine, {
+      signal,
+      onDelta: (d) => {
+        text += d;
+        useRuns.getState().patch(env.sessionId, { text });
+      },
+      hooks: registeredHooks,
+      onHookError: (e) => console.warn('afterCompact hook failed', e),
+    });
+    if (!result) {
+      toast.info('A compaction hook cancelled this compaction.');
+      return null;
+    }
+    if (signal.aborted) throw new DOMException('Aborted', 'AbortError');
+    const summaryTokens = await getTokensClient().summaryTokens(env.sessionId, result.summary);
+    const tokensAfter = Math.round(summaryTokens + prep.tokensKept);
+    const entry = { ...compactionEntryFrom(result), tokensAfter };
+    // Appended where it was prepared: if another tab moved on meanwhile, this becomes a sibling, never an overwrite.
+    const [created] = await appendEntries(env.sessionId, prep.leafId, [entry]);
+    env.live.applyLocal([created!], created!.id);
+    if (engine.kind === 'extractive' && req.reason === 'manual') toast.info('No model is connected: the summary was written by the built-in extractive summarizer.');
+    toast.success(`Compacted: ${formatTokens(result.tokensBefore)} → ${formatTokens(tokensAfter)} tokens`);
+    return created!.id;
+  } catch (err) {
+    if (isAbortError(err) || signal.aborted) toast.info('Compaction cancelled — nothing changed.');
+    else toast.error(`Compaction failed: ${err instanceof Error ? err.message : String(err)} Nothing changed.`);
+    return null;
+  } finally {
+    if (!req.run) useRuns.getState().end(env.sessionId, run);
+  }
+}
+
+/** After a turn: compact when the context passed window − reserve (or the percentage threshold). */
+export async function autoCompactIfNeeded(env: CompactionEnv): Promise<void> {
+  if (!env.settings.enabled || !env.chatModel) return;
+  await syncNow(env);
+  const figure = env.sync.figure;
+  if (!figure) return;
+  if (shouldCompact({ contextTokens: figure.tokens, window: env.chatModel.contextWindow, settings: env.settings, streaming: false })) {
+    await compactSession(env, { reason: 'auto' });
+  }
+}
+
+/** Before sending: compact first when the new message would not fit. Returns the (possibly new) parent for the message. */
+export async function compactBeforeSendIfNeeded(env: CompactionEnv, content: UserContent[]): Promise<void> {
+  if (!env.settings.enabled || !env.chatModel) return;
+  await syncNow(env);
+  const figure = env.sync.figure;
+  if (!figure) return;
+  const text = content.map((c) => (c.type === 'text' ? c.text : c.type === 'file' ? (c.text ?? '') : '')).join('\n');
+  const [newTokens] = await getTokensClient().countTexts([text]);
+  if (wouldOverflow({ contextTokens: figure.tokens, newMessageTokens: newTokens ?? 0, window: env.chatModel.contextWindow, settings: env.settings })) {
+    await compactSession(env, { reason: 'before-send' });
+  }
+}
+
+/** Overflow recovery: a forced compaction with a smaller keep-recent. Resolves with the new leaf to retry from. */
+export async function recoverFromOverflow(env: CompactionEnv, run: Run): Promise<EntryId | null> {
+  const window = env.chatModel?.contextWindow ?? 32_768;
+  return compactSession(env, { reason: 'overflow', force: true, keepRecentTokens: emergencyKeepRecent(window, env.settings), run });
+}
+
+export function autoCompactLimit(env: Pick<CompactionEnv, 'settings' | 'chatModel'>): number | undefined {
+  return env.chatModel ? compactionLimit(env.chatModel.contextWindow, env.settings) : undefined;
+}
