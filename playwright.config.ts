@@ -26,6 +26,7 @@ export const MOCK_URL = `http://127.0.0.1:${MOCK_PORT}`;
 export default defineConfig({
   testDir: './e2e',
   testMatch: '**/*.spec.ts',
+  testIgnore: '**/scratch/**',
   fullyParallel: false,
   // One worker: the scripted model is shared state (each test scripts it, then resets it).
   workers: 1,
