@@ -16,7 +16,11 @@ import { tokenizerFor, type Encoding, type TokenizerInfo } from '@/lib/tokens/to
 import type { CutLookup } from '@/lib/tokens/cutPoint';
 import type { CompactionSettings, EntryId, SessionEntry, TokenCache } from '@/lib/session/types';
 // Specific modules, not the barrels: lib/compaction/summarizer.ts pulls in the AI SDK, which the worker does not need.
-import { prepareCompaction, previewCompaction, type CompactionPreview, type PrepareOptions } from '@/lib/compaction/prepare';
+import { prepareCompaction, prepareRegeneration, previewCompaction, type CompactionPreview, type PrepareOptions } from '@/lib/compaction/prepare';
+import { buildSessionContext } from '@/lib/session/context';
+import { mediaParts } from '@/lib/tokens/entryText';
+import { mediaTokens } from '@/lib/tokens/mediaTokens';
+import { pathTokensFromCounts } from '@/lib/tokens/pathTokens';
 import { planSummary } from '@/lib/compaction/plan';
 import type { CompactionPreparation, SummaryPlan } from '@/lib/compaction/types';
 import { prepareBranchSummary, type BranchSummaryPreparation } from '@/lib/branch/prepare';
@@ -41,6 +45,19 @@ export interface SummaryPlanOptions {
   window: number;
   maxOutputTokens: number;
   customInstructions?: string;
+}
+
+/** Where the context's tokens go, like Claude Code's /context. Counted (calibrated), not provider-reported. */
+export interface ContextBreakdown {
+  system: number;
+  summaries: number;
+  messages: number;
+  toolResults: number;
+  attachments: number;
+  total: number;
+  window?: number;
+  free?: number;
+  approximate: boolean;
 }
 
 export interface CutResult extends CutLookup {
@@ -350,6 +367,59 @@ export function createTokensApi() {
       if (!prep) return null;
       const plan = opts.plan ? planBranchSummary(prep, { ...opts.plan, countText: await summarizerCounter(opts.plan.model) }) : null;
       return { prep, plan };
+    },
+
+    /**
+     * Regenerating an existing compaction: its own cut over the path as it was
+     * (the entries before it), planned for the summarizer. Null when the
+     * compaction is not on the current path.
+     */
+    async prepareRegeneration(
+      sessionKey: string,
+      targetId: EntryId,
+      settings: CompactionSettings,
+      plan?: SummaryPlanOptions,
+    ): Promise<{ prep: CompactionPreparation; plan: SummaryPlan | null } | null> {
+      const s = state(sessionKey);
+      const entries = s.index.entries();
+      const at = s.index.indexOf(targetId);
+      const target = entries[at];
+      if (at < 0 || !target || target.type !== 'compaction') return null;
+      const before = entries.slice(0, at);
+      const counts = Array.from(s.index.pathTokens().counts).slice(0, at);
+      const prep = prepareRegeneration(before, pathTokensFromCounts(counts), settings, target);
+      if (!prep) return null;
+      return { prep, plan: plan ? planSummary(prep, { ...plan, countText: await summarizerCounter(plan.model) }) : null };
+    },
+
+    /** The context at the leaf split by kind: system prompt, summaries, messages, tool results, attachments, free space. */
+    contextBreakdown(sessionKey: string): ContextBreakdown {
+      const s = state(sessionKey);
+      const entries = s.index.entries();
+      const counts = s.index.pathTokens().counts;
+      const factor = s.index.calibration.factor;
+      const ctx = buildSessionContext(entries, entries.at(-1)?.id ?? null);
+      const out: ContextBreakdown = { system: 0, summaries: 0, messages: 0, toolResults: 0, attachments: 0, total: 0, approximate: s.index.calibration.approximate };
+      out.system = Math.round((requestTokens(s.opts, s.info.encoding)) * factor);
+      for (const item of ctx.items) {
+        const i = s.index.indexOf(item.entryId);
+        const count = i >= 0 ? counts[i]! : 0;
+        if (item.kind !== 'message') {
+          out.summaries += count;
+          continue;
+        }
+        const media = Math.min(count, Math.round(mediaTokens(mediaParts(entries[i]!), s.info.imageFormula) * factor));
+        out.attachments += media;
+        if (item.message.role === 'toolResult') out.toolResults += count - media;
+        else out.messages += count - media;
+      }
+      for (const k of ['summaries', 'messages', 'toolResults', 'attachments'] as const) out[k] = Math.round(out[k]);
+      out.total = out.system + out.summaries + out.messages + out.toolResults + out.attachments;
+      if (s.opts.contextWindow) {
+        out.window = s.opts.contextWindow;
+        out.free = Math.max(0, s.opts.contextWindow - out.total);
+      }
+      return out;
     },
 
     /** Tokens a summary will occupy in context once appended (with the framing the model receives). */

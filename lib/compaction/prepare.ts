@@ -235,6 +235,46 @@ function buildPreparation(
   };
 }
 
+/**
+ * The preparation of an existing compaction, to regenerate its summary: the
+ * same cut (its firstKeptEntryId) over the path as it was when it was made
+ * (`pathBefore`: the entries before the compaction entry). The previous
+ * summary and file lists come from that path, so a regenerated summary covers
+ * exactly what the original covered. Returns null if the kept entry is no
+ * longer on that path.
+ */
+export function prepareRegeneration(
+  pathBefore: readonly SessionEntry[],
+  tokens: PathTokens,
+  settings: CompactionSettings,
+  original: Pick<CompactionEntry, 'id' | 'firstKeptEntryId' | 'tokensBefore'> & { details: { isSplitTurn?: boolean } },
+): CompactionPreparation | null {
+  if (tokens.counts.length !== pathBefore.length) throw new Error(`PathTokens has ${tokens.counts.length} counts for a path of ${pathBefore.length} entries`);
+  // A compaction may keep nothing: pi writes its own index as firstKeptEntryIndex then (the second one in the pi fixture).
+  const keepsNothing = original.firstKeptEntryId === original.id;
+  const firstKeptIndex = keepsNothing ? pathBefore.length : pathBefore.findIndex((e) => e.id === original.firstKeptEntryId);
+  if (firstKeptIndex < 0 || pathBefore.length === 0) return null;
+  const st = pathState(pathBefore);
+  let turnStartIndex: number | null = null;
+  if (original.details.isSplitTurn) {
+    for (let i = firstKeptIndex - 1; i >= st.boundaryStart; i--) {
+      const e = pathBefore[i]!;
+      if (e.type === 'message' && e.message.role === 'user') {
+        turnStartIndex = i;
+        break;
+      }
+    }
+  }
+  const keptTokens = sumCounts(tokens, pathBefore, firstKeptIndex, pathBefore.length, st.summaries);
+  const cut: CutPoint = { firstKeptIndex, turnStartIndex, keptTokens, forced: false };
+  if (!keepsNothing) return buildPreparation(pathBefore, tokens, settings, { contextTokens: original.tokensBefore }, cut, st, keptTokens);
+  // Build as if the last entry were kept, then drop it back into the summarised part.
+  const prep = buildPreparation(pathBefore, tokens, settings, { contextTokens: original.tokensBefore }, { ...cut, firstKeptIndex: pathBefore.length - 1 }, st, keptTokens);
+  const last = pathBefore[pathBefore.length - 1]!;
+  const tail = last.type === 'message' ? [{ kind: 'message' as const, entryId: last.id, message: last.message }] : [];
+  return { ...prep, firstKeptEntryId: original.id, firstKeptIndex: pathBefore.length, messagesToSummarize: [...prep.messagesToSummarize, ...tail], summarizedEntryCount: prep.summarizedEntryCount + tail.length, tokensKept: 0 };
+}
+
 // ---------------------------------------------------------------- preview
 
 export interface RangeFigures {
