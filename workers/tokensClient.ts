@@ -13,7 +13,7 @@ import { countEntriesInBatches } from './countBatches';
 import type { TokensApi } from './tokens.api';
 
 export type TokensClient = Remote<TokensApi>;
-export type { CutResult, PathUpdate, SessionTokenOptions } from './tokens.api';
+export type { ContextBreakdown, CutResult, PathUpdate, SessionTokenOptions } from './tokens.api';
 
 let worker: Worker | null = null;
 let client: TokensClient | null = null;

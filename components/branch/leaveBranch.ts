@@ -8,7 +8,7 @@ import { summaryOutputBudget } from '@/lib/compaction/prepare';
 import { isAbortError } from '@/lib/compaction/summarizer';
 import type { EntryId } from '@/lib/session/types';
 import { routeSummarizer } from '@/components/client/routeSummarizer';
-import { useRuns } from '@/components/chat/runStore';
+import { throttledPatch, useRuns } from '@/components/chat/runStore';
 import type { CompactionEnv } from '@/components/compaction/compactSession';
 import { getTokensClient } from '@/workers/tokensClient';
 
@@ -71,11 +71,12 @@ export async function summarizeAndMove(env: CompactionEnv, oldLeaf: EntryId, tar
     const engine: BranchSummaryEngine =
       prepared.plan && summarizer ? { kind: 'model', summarizer: routeSummarizer(summarizer.id, env.chatModel?.id), plan: prepared.plan } : { kind: 'extractive' };
     let text = '';
+    const patchText = throttledPatch(run);
     const result = await summarizeBranch(prepared.prep, engine, {
       signal: abort.signal,
       onDelta: (d) => {
         text += d;
-        useRuns.getState().patch(env.sessionId, { text });
+        patchText({ text });
       },
       hooks: registeredHooks,
       onHookError: (e) => console.warn('afterBranchSummary hook failed', e),
@@ -85,7 +86,9 @@ export async function summarizeAndMove(env: CompactionEnv, oldLeaf: EntryId, tar
       return null;
     }
     if (abort.signal.aborted) throw new DOMException('Aborted', 'AbortError');
-    const [created] = await appendEntries(env.sessionId, target, [branchSummaryEntryFrom(result)]);
+    const summaryTokens = await getTokensClient().summaryTokens(env.sessionId, result.summary, 'branch_summary');
+    const entry = branchSummaryEntryFrom({ ...result, details: { ...result.details, tokensSummarized: prepared.prep.tokens, summaryTokens } });
+    const [created] = await appendEntries(env.sessionId, target, [entry]);
     env.live.applyLocal([created!], created!.id);
     toast.success('Branch summarised into the new position.');
     return created!.id;

@@ -106,15 +106,24 @@ export function MessageList({
     getItemKey: (i) => rows[i]!.key,
   });
 
+  // Sending (a new reply run) brings the view back to the bottom, even after a jump to an old message.
+  const runKey = run?.kind === 'reply' ? run.abort : null;
+  useLayoutEffect(() => {
+    if (runKey) stickToBottom.current = true;
+  }, [runKey]);
+
   // Keep the newest content in view while the user has not scrolled up.
   useLayoutEffect(() => {
     if (stickToBottom.current && rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
   }, [rows.length, run?.text, virtualizer]);
 
+  // A jump request is handled once (its nonce), not again whenever the rows change.
+  const handledJump = useRef<number | null>(null);
   useEffect(() => {
-    if (!scrollToId) return;
+    if (!scrollToId || handledJump.current === scrollToId.nonce) return;
     const i = rows.findIndex((r) => r.kind === 'entry' && r.entry.id === scrollToId.id);
     if (i >= 0) {
+      handledJump.current = scrollToId.nonce;
       stickToBottom.current = false;
       virtualizer.scrollToIndex(i, { align: 'start' });
     }

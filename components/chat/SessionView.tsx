@@ -16,6 +16,7 @@ import { useContextFigure } from '@/components/session/useContextFigure';
 import { tokenSync } from '@/components/session/tokenSync';
 import type { EntryId } from '@/lib/session/types';
 import { TreePanel } from '@/components/tree/TreePanel';
+import { TimelinePanel } from '@/components/timeline/TimelinePanel';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { RunStatus } from './RunStatus';
@@ -146,6 +147,19 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           </header>
           <div className="side-body tree-body">
             <TreePanel env={env} context={context} labels={labels} busy={busy} />
+          </div>
+        </aside>
+      )}
+      {sidePanel === 'timeline' && (
+        <aside className="side-panel" aria-label="Timeline panel">
+          <header>
+            <h2>Timeline</h2>
+            <button type="button" className="icon-btn" aria-label="Close timeline panel" onClick={() => setSidePanel(null)}>
+              ×
+            </button>
+          </header>
+          <div className="side-body">
+            <TimelinePanel env={env} tree={state.tree} version={state.version} context={context} busy={busy} onJumpTo={(id) => setScrollTo({ id, nonce: Date.now() })} />
           </div>
         </aside>
       )}

@@ -52,3 +52,24 @@ export const useRuns = create<RunState>((set, get) => ({
 export function useRun(sessionId: string | null): Run | undefined {
   return useRuns((s) => (sessionId ? s.runs[sessionId] : undefined));
 }
+
+/**
+ * A patcher that applies at most one update per `ms` (the latest wins). Fast
+ * streams deliver hundreds of deltas a second; re-rendering markdown for each
+ * would spend the main thread on frames nobody sees.
+ */
+export function throttledPatch(run: Pick<Run, 'sessionId' | 'abort'>, ms = 50): (patch: Partial<Run>) => void {
+  let pending: Partial<Run> | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  return (patch) => {
+    pending = { ...pending, ...patch };
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      const p = pending;
+      pending = null;
+      // A late update must not land on a newer run of the same session.
+      if (p && useRuns.getState().runs[run.sessionId]?.abort === run.abort) useRuns.getState().patch(run.sessionId, p);
+    }, ms);
+  };
+}

@@ -10,7 +10,7 @@ import type { EntryId, SessionEntry, UserContent } from '@/lib/session/types';
 import { holdStreamLock } from '@/components/client/locks';
 import { streamFromRoute } from '@/components/client/routeStream';
 import type { LiveSession } from '@/components/session/liveSession';
-import { useRuns, type Run } from './runStore';
+import { throttledPatch, useRuns, type Run } from './runStore';
 
 export interface ChatEnv {
   sessionId: string;
@@ -40,21 +40,24 @@ export type ChatActions = ReturnType<typeof createChatActions>;
  * moment they run, so the object itself never changes identity.
  */
 export function createChatActions(get: () => ChatEnv) {
-  const turnDeps = (env: ChatEnv): TurnDeps => ({
-    append: async (parentId, entries) => {
-      const created = await appendEntries(env.sessionId, parentId, entries);
-      env.live.applyLocal(created, created[created.length - 1]!.id);
-      return created;
-    },
-    update: async (id, fn) => {
-      const next = await updateEntry(env.sessionId, id, fn);
-      env.live.applyLocal([next]);
-      return next;
-    },
-    streamChat: (req, h) => streamFromRoute('/api/chat', { model: req.model, system: req.system, context: req.context }, h),
-    lock: holdStreamLock,
-    onProgress: (p) => useRuns.getState().patch(env.sessionId, { text: p.text, reasoning: p.reasoning, entryId: p.entryId }),
-  });
+  const turnDeps = (env: ChatEnv, run: Run): TurnDeps => {
+    const patch = throttledPatch(run);
+    return {
+      append: async (parentId, entries) => {
+        const created = await appendEntries(env.sessionId, parentId, entries);
+        env.live.applyLocal(created, created[created.length - 1]!.id);
+        return created;
+      },
+      update: async (id, fn) => {
+        const next = await updateEntry(env.sessionId, id, fn);
+        env.live.applyLocal([next]);
+        return next;
+      },
+      streamChat: (req, h) => streamFromRoute('/api/chat', { model: req.model, system: req.system, context: req.context }, h),
+      lock: holdStreamLock,
+      onProgress: (p) => patch({ text: p.text, reasoning: p.reasoning, entryId: p.entryId }),
+    };
+  };
 
   /** Streams a reply under `parentId`, with one overflow recovery (compact, then retry) at most. */
   async function reply(parentId: EntryId) {
@@ -71,7 +74,7 @@ export function createChatActions(get: () => ChatEnv) {
         const context = buildSessionContext(env.live.getSnapshot().tree, parent);
         const out = await runAssistantTurn(
           { parentId: parent, request: { model: env.model, system: env.row?.systemPrompt, context: context.items }, signal: abort.signal },
-          turnDeps(env),
+          turnDeps(env, run),
         );
         if (out.kind === 'overflow') {
           // Recovery runs once: a second overflow after compacting is reported, never looped on.

@@ -13,7 +13,7 @@ import { formatTokens } from '@/components/common/format';
 import { routeSummarizer } from '@/components/client/routeSummarizer';
 import type { LiveSession } from '@/components/session/liveSession';
 import type { TokenSync } from '@/components/session/tokenSync';
-import { useRuns, type Run } from '@/components/chat/runStore';
+import { throttledPatch, useRuns, type Run } from '@/components/chat/runStore';
 import { getTokensClient } from '@/workers/tokensClient';
 
 /** Everything compaction needs to know about a session right now; refreshed by the session view on each render. */
@@ -98,11 +98,12 @@ export async function compactSession(env: CompactionEnv, req: CompactRequest): P
     const { prep, plan } = prepared;
     const engine: SummaryEngine = plan && summarizer ? { kind: 'model', summarizer: routeSummarizer(summarizer.id, chatModel?.id), plan } : { kind: 'extractive' };
     let text = '';
+    const patchText = throttledPatch(run);
     const result = await compact(prep, engine, {
       signal,
       onDelta: (d) => {
         text += d;
-        useRuns.getState().patch(env.sessionId, { text });
+        patchText({ text });
       },
       hooks: registeredHooks,
       onHookError: (e) => console.warn('afterCompact hook failed', e),

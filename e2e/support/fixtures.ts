@@ -111,10 +111,16 @@ export async function contextTokens(page: Page): Promise<number> {
   return Number(await meter.getAttribute('aria-valuenow'));
 }
 
-/** Sends a message and waits for its reply to finish. */
+/**
+ * Sends a message and waits for its reply to finish: the newest article in the
+ * conversation is a completed assistant message after our prompt. (Counting
+ * articles would not work: the list is virtualised.)
+ */
 export async function chatTurn(page: Page, text: string) {
-  const before = await page.getByRole('article', { name: 'Assistant message' }).count();
   await sendMessage(page, text);
-  await expect(page.getByRole('article', { name: 'Assistant message' })).toHaveCount(before + 1, { timeout: 20_000 });
+  const articles = page.getByRole('log', { name: 'Conversation' }).getByRole('article');
+  await expect(page.getByRole('article', { name: 'User message' }).last()).toContainText(text.slice(0, 40));
+  await expect(articles.last()).toHaveAttribute('aria-label', 'Assistant message', { timeout: 20_000 });
+  await expect(articles.last()).not.toHaveAttribute('aria-busy', 'true', { timeout: 20_000 });
   await waitIdle(page);
 }

@@ -31,7 +31,7 @@ describe('prepareRegeneration', () => {
 
   it('returns null when the kept entry is not on the path', () => {
     const { path } = loadSession('claudeLog');
-    const r = prepareRegeneration(path, pathTokens(path), DEFAULT_COMPACTION_SETTINGS, { firstKeptEntryId: 'missing', tokensBefore: 1, details: {} });
+    const r = prepareRegeneration(path, pathTokens(path), DEFAULT_COMPACTION_SETTINGS, { id: 'c', firstKeptEntryId: 'missing', tokensBefore: 1, details: {} });
     expect(r).toBeNull();
   });
 });

@@ -79,6 +79,8 @@ export const summaryDetailsSchema = z.looseObject({
   isSplitTurn: z.boolean().optional(),
   firstSummarizedEntryId: z.string().optional(),
   summarizedEntryCount: z.number().optional(),
+  tokensSummarized: z.number().optional(),
+  summaryTokens: z.number().optional(),
 });
 
 const tokenCache = z.object({ v: z.number(), o200k: z.number(), cl100k: z.number().optional(), chars4: z.number() });

@@ -155,6 +155,10 @@ export interface SummaryDetails {
   firstSummarizedEntryId?: EntryId;
   /** Number of entries whose content went into this summary. */
   summarizedEntryCount?: number;
+  /** Tokens of what was summarised (branch summaries; compactions have tokensBefore). */
+  tokensSummarized?: number;
+  /** Tokens the summary occupies in context (branch summaries; compactions have tokensAfter). */
+  summaryTokens?: number;
 }
 
 export interface CompactionEntry extends EntryBase {

@@ -64,16 +64,22 @@ function referenceEstimate(tree: SessionTree, leaf: EntryId | null): number {
 function referenceFigure(tree: SessionTree, leaf: EntryId | null): { tokens: number; source: string } {
   const path = tree.pathTo(leaf);
   const counts = referenceCounts(path, CAL.factor, 'verbatim');
-  let barrier = -1;
-  const seenSummaries = new Set<EntryId>();
-  path.forEach((e, i) => {
-    if (e.type === 'compaction' || e.type === 'branch_summary') seenSummaries.add(e.id);
-    const appliedRevision = e.type === 'summary_revision' && seenSummaries.has(e.targetId) && (e.action === 'undo' || e.action === 'redo' || e.summary !== undefined);
-    if (e.type === 'compaction' || e.type === 'model_change' || appliedRevision) barrier = i;
-  });
-  for (let i = path.length - 1; i > barrier; i--) {
-    const u = usableUsage(path[i]!);
+  const summaries = resolveSummaries(path);
+  const position = new Map(path.map((e, i) => [e.id, i]));
+  // Walk back: a compaction in effect or a model change ends the search; a report
+  // counts unless a later revision changed a summary at or before it.
+  let firstRevised = Infinity;
+  for (let i = path.length - 1; i >= 0; i--) {
+    const e = path[i]!;
+    if ((e.type === 'compaction' && !summaries.get(e.id)?.undone) || e.type === 'model_change') break;
+    if (e.type === 'summary_revision') {
+      const applied = summaries.has(e.targetId) && (e.action === 'undo' || e.action === 'redo' || e.summary !== undefined);
+      if (applied) firstRevised = Math.min(firstRevised, position.get(e.targetId)!);
+      continue;
+    }
+    const u = usableUsage(e);
     if (u) {
+      if (firstRevised <= i) break;
       let after = 0;
       for (let j = i + 1; j < path.length; j++) after += counts[j]!;
       return { tokens: Math.round(usageContextTokens(u) + after), source: 'usage+estimate' };
@@ -281,5 +287,34 @@ describe('hybrid context figure', () => {
     const index = new PathTokenIndex(counter());
     index.push(withImage);
     expect(index.figure().tokens).toBe(countEntry(withImage).o200k + Math.ceil((1201 * 803) / 750));
+  });
+});
+
+describe('PathTokenIndex: usage after an undone compaction', () => {
+  it('returns to the reported figure when the compaction after the report is undone, and not when an earlier summary is revised', () => {
+    const b = new TreeBuilder();
+    const u1 = b.user('first question about the cache');
+    b.assistant('first answer', undefined, { usage: { input: 500, output: 20 }, status: 'complete' });
+    const u2 = b.user('second question');
+    b.assistant('second answer', undefined, { usage: { input: 900, output: 30 }, status: 'complete' });
+    const before = new PathTokenIndex(counter(), { calibration: { factor: 1, offset: 0, approximate: false }, requestTokens: 3 });
+    for (const e of b.entries) before.push(e);
+    const reported = before.figure();
+    expect(reported.source).toBe('usage+estimate');
+
+    const c = b.compaction('summary', u2.id);
+    const idx = new PathTokenIndex(counter(), { calibration: { factor: 1, offset: 0, approximate: false }, requestTokens: 3 });
+    for (const e of b.entries) idx.push(e);
+    expect(idx.figure().source).toBe('estimate');
+    idx.push(b.revision(c.id, 'undo'));
+    expect(idx.figure()).toMatchObject({ source: 'usage+estimate', tokens: reported.tokens });
+    idx.push(b.revision(c.id, 'redo'));
+    expect(idx.figure().source).toBe('estimate');
+    idx.push(b.revision(c.id, 'undo'));
+    expect(idx.figure().tokens).toBe(reported.tokens);
+    // Popping the undo brings the compaction back.
+    idx.pop();
+    expect(idx.figure().source).toBe('estimate');
+    expect(u1.id).toBeTruthy();
   });
 });

@@ -425,6 +425,36 @@ export class PathTokenIndex {
   }
 
   /**
+   * Position of the reply whose reported usage still describes the context at
+   * the leaf, or -1. The running anchor (anchorAt) drops a report at every
+   * compaction, revision or model change; that is right until a revision
+   * undoes the compaction that came after the report: then the report
+   * measured exactly the context that is back, and the meter should show it
+   * again (undo returns to the pre-compaction figure). So when the running
+   * anchor is gone, walk back from the leaf: stop at a compaction in effect or
+   * a model change; a report counts if no revision after it changed a summary
+   * before it.
+   */
+  private usageAnchor(): number {
+    const n = this.path.length;
+    const running = this.anchorAt.a[n]!;
+    if (running >= 0) return running;
+    let firstRevisedTarget = Infinity;
+    for (let i = n - 1; i >= 0; i--) {
+      const e = this.path[i]!;
+      if (e.type === 'compaction' && !this.summaries.get(e.id)?.undone) return -1;
+      if (e.type === 'model_change') return -1;
+      if (e.type === 'summary_revision') {
+        const t = this.pos.get(e.targetId);
+        if (t !== undefined) firstRevisedTarget = Math.min(firstRevisedTarget, t);
+        continue;
+      }
+      if (usableUsage(e)) return firstRevisedTarget > i ? i : -1;
+    }
+    return -1;
+  }
+
+  /**
    * The context size now. Hybrid: the last reply's reported usage (input,
    * cache reads and writes, output) plus counts of what came after it. A
    * report only counts when it comes after the compaction in effect (and
@@ -435,7 +465,7 @@ export class PathTokenIndex {
   figure(window?: number): ContextFigure {
     const n = this.path.length;
     const f = this.cal.factor;
-    const anchor = this.anchorAt.a[n]!;
+    const anchor = this.usageAnchor();
     const withWindow = (fig: ContextFigure): ContextFigure => (window ? { ...fig, window } : fig);
     if (anchor >= 0) {
       const usage = usageContextTokens(usableUsage(this.path[anchor]!)!);

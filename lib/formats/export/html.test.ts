@@ -67,7 +67,7 @@ describe('exportHtml', () => {
   it('shows compaction summaries in a details block with the token count, messages rendered as markdown', () => {
     const s = sampleSnapshot();
     const html = exportHtml({ ...s, meta: { ...s.meta, leafId: 'a2' } });
-    expect(html).toContain('<details class="summary compaction" open><summary>Compaction summary (5,000 tokens before, 800 after)</summary><div class="md"><h2>Goal</h2>');
+    expect(html).toMatch(/<details class="summary compaction" open><summary>Compaction summary \(5,000 tokens before, 800 after\)<\/summary><p class="meta">summarizer: [^<]+<\/p><div class="md"><h2>Goal<\/h2>/);
     expect(html).toContain('Done, <strong>a</strong> is 1.');
     expect(html).toContain('<pre>const a = 1;</pre>');
   });
@@ -99,5 +99,23 @@ describe('exportHtml', () => {
     const h2 = exportHtml(claude);
     expect(h2.match(/<img class="part" alt="image: image\/png[^"]*" src="data:image\/png;base64,iVBOR/g)).toHaveLength(1);
     expectInert(h2.slice(h2.indexOf('<body>')));
+  });
+});
+
+describe('exportHtml: summary records', () => {
+  it('shows the current version of a revised summary with its facts, and marks undone ones', () => {
+    const t = 1_700_000_000_000;
+    const entries: SessionEntry[] = [
+      { id: 'u1', parentId: null, timestamp: t, type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'q1' }] } },
+      { id: 'u2', parentId: 'u1', timestamp: t + 1, type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'q2' }] } },
+      { id: 'c1', parentId: 'u2', timestamp: t + 2, type: 'compaction', summary: 'Original text', firstKeptEntryId: 'u2', tokensBefore: 900, tokensAfter: 100, details: { readFiles: ['/src/a.ts'], modifiedFiles: ['/src/b.ts'], summarizer: { kind: 'model', model: 'openai:gpt-4o' }, durationMs: 2500 } },
+      { id: 'r1', parentId: 'c1', timestamp: t + 3, type: 'summary_revision', targetId: 'c1', action: 'edit', summary: 'Edited text' },
+      { id: 'r2', parentId: 'r1', timestamp: t + 4, type: 'summary_revision', targetId: 'c1', action: 'undo' },
+    ];
+    const html = exportHtml({ meta: { id: 's', title: 'Revised', createdAt: t, updatedAt: t, leafId: 'r2' }, entries });
+    const main = html.slice(html.indexOf('<main>'));
+    expect(main).toContain('Compaction summary (900 tokens before, 100 after) — undone');
+    expect(main).toContain('summarizer: openai:gpt-4o · 2.5 s · read: /src/a.ts · modified: /src/b.ts · version 2 (edited) · undone: not in the context');
+    expect(main).toContain('<p>Edited text</p>');
   });
 });

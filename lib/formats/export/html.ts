@@ -2,7 +2,8 @@ import { buildSessionContext } from '@/lib/session/context';
 import { SessionTree } from '@/lib/session/tree';
 import type { ImagePart, SessionEntry, SessionSnapshot } from '@/lib/session/types';
 import { renderMarkdownToHtml } from '@/lib/markdown/render';
-import { argsJson, entryLabel, entryPreview, formatCount, formatDate, imageLabel, stopNote } from './shared';
+import type { EffectiveSummary } from '@/lib/session/revisions';
+import { argsJson, entryLabel, entryPreview, formatCount, formatDate, imageLabel, stopNote, summaryFacts } from './shared';
 
 /**
  * One self-contained HTML file that opens offline: a tree of the whole session
@@ -63,7 +64,7 @@ function collapsible(cls: string, summary: string, body: string, open: boolean):
   return `<details class="${cls}"${open ? ' open' : ''}><summary>${escapeHtml(summary)}</summary>${body}</details>`;
 }
 
-function entryBody(e: SessionEntry): { cls: string; title: string; body: string } | { raw: string } {
+function entryBody(e: SessionEntry, effective?: EffectiveSummary): { cls: string; title: string; body: string } | { raw: string } {
   switch (e.type) {
     case 'message': {
       const m = e.message;
@@ -97,13 +98,20 @@ function entryBody(e: SessionEntry): { cls: string; title: string; body: string 
       return {
         raw: collapsible(
           'summary compaction',
-          `Compaction summary (${formatCount(e.tokensBefore)} tokens before${e.tokensAfter !== undefined ? `, ${formatCount(e.tokensAfter)} after` : ''})`,
-          md(e.summary),
+          `Compaction summary (${formatCount(e.tokensBefore)} tokens before${e.tokensAfter !== undefined ? `, ${formatCount(e.tokensAfter)} after` : ''})${effective?.undone ? ' — undone' : ''}`,
+          `<p class="meta">${escapeHtml(summaryFacts(e, effective).join(' · '))}</p>${md(effective?.summary ?? e.summary)}`,
           true,
         ),
       };
     case 'branch_summary':
-      return { raw: collapsible('summary branch', 'Branch summary (of an abandoned branch)', md(e.summary), true) };
+      return {
+        raw: collapsible(
+          'summary branch',
+          `Branch summary (of an abandoned branch)${effective?.undone ? ' — undone' : ''}`,
+          `<p class="meta">${escapeHtml(summaryFacts(e, effective).join(' · '))}</p>${md(effective?.summary ?? e.summary)}`,
+          true,
+        ),
+      };
     case 'summary_revision':
       return { raw: collapsible('summary revision', `Summary ${e.action}`, e.summary !== undefined ? md(e.summary) : '', true) };
     default:
@@ -161,7 +169,7 @@ export function exportHtml(snapshot: SessionSnapshot): string {
   if (meta.systemPrompt) main.push(collapsible('summary system', 'System prompt', pre(meta.systemPrompt), false));
   ctx.path.forEach((e) => {
     const id = anchors.get(e.id)!;
-    const b = entryBody(e);
+    const b = entryBody(e, ctx.summaries.get(e.id));
     if ('raw' in b) main.push(`<div id="${id}">${b.raw}</div>`);
     else main.push(`<section class="entry ${b.cls}" id="${id}"><h3>${escapeHtml(b.title)}</h3>${b.body}</section>`);
   });

@@ -27,7 +27,7 @@ describe('exportMarkdown', () => {
   it('renders a compaction with its token count', () => {
     const s = sampleSnapshot();
     const md = exportMarkdown({ ...s, meta: { ...s.meta, leafId: 'a2' } });
-    expect(md).toContain('> **Compaction summary** (5,000 tokens before, 800 after)\n>\n> ## Goal\n> Read a.ts');
+    expect(md).toMatch(/> \*\*Compaction summary\*\* \(5,000 tokens before, 800 after\)\n>\n> \*summarizer: [^*]+\*\n>\n> ## Goal\n> Read a\.ts/);
     expect(md).toContain('Done, **a** is 1.');
     expect(md).toContain('### Tool result · read\n\n```\nconst a = 1;\n```');
   });

@@ -1,7 +1,8 @@
 import { buildSessionContext } from '@/lib/session/context';
 import { SessionTree } from '@/lib/session/tree';
 import type { SessionEntry, SessionSnapshot } from '@/lib/session/types';
-import { argsJson, entryPreview, formatCount, formatDate, imageLabel, isHttpUrl, stopNote } from './shared';
+import type { EffectiveSummary } from '@/lib/session/revisions';
+import { argsJson, entryPreview, formatCount, formatDate, imageLabel, isHttpUrl, stopNote, summaryFacts } from './shared';
 
 /**
  * Markdown export: the active path (what buildSessionContext walks), messages
@@ -58,14 +59,18 @@ function messageMd(e: SessionEntry & { type: 'message' }, level: string): string
   return out.join('\n\n');
 }
 
-function entryMd(e: SessionEntry, level: string): string {
+function entryMd(e: SessionEntry, level: string, effective?: EffectiveSummary): string {
   switch (e.type) {
     case 'message':
       return messageMd(e, level);
-    case 'compaction':
-      return quote(`**Compaction summary** (${formatCount(e.tokensBefore)} tokens before${e.tokensAfter !== undefined ? `, ${formatCount(e.tokensAfter)} after` : ''})\n\n${e.summary}`);
+    case 'compaction': {
+      const facts = summaryFacts(e, effective);
+      return quote(
+        `**Compaction summary** (${formatCount(e.tokensBefore)} tokens before${e.tokensAfter !== undefined ? `, ${formatCount(e.tokensAfter)} after` : ''})\n\n*${facts.join(' · ')}*\n\n${effective?.summary ?? e.summary}`,
+      );
+    }
     case 'branch_summary':
-      return quote(`**Branch summary** (of the branch that ended at ${e.fromId})\n\n${e.summary}`);
+      return quote(`**Branch summary** (of the branch that ended at ${e.fromId})\n\n*${summaryFacts(e, effective).join(' · ')}*\n\n${effective?.summary ?? e.summary}`);
     case 'model_change':
       return `*Model changed to ${e.model}*`;
     case 'label':
@@ -88,7 +93,7 @@ export function exportMarkdown(snapshot: SessionSnapshot, opts: MarkdownExportOp
   out.push(`*${facts.join(' · ')}*`);
   if (meta.systemPrompt) out.push(`## System prompt\n\n${fence(meta.systemPrompt)}`);
   out.push(`## Conversation${opts.allBranches ? ' (active path)' : ''}`);
-  for (const e of ctx.path) out.push(entryMd(e, '###'));
+  for (const e of ctx.path) out.push(entryMd(e, '###', ctx.summaries.get(e.id)));
 
   if (opts.allBranches) {
     out.push('## All branches');

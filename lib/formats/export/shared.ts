@@ -1,3 +1,4 @@
+import type { EffectiveSummary } from '@/lib/session/revisions';
 import { messageText, oneLine } from '@/lib/session/messages';
 import type { ImagePart, SessionEntry } from '@/lib/session/types';
 
@@ -97,4 +98,26 @@ export function argsJson(args: unknown): string {
   } catch {
     return String(args);
   }
+}
+
+/**
+ * The record behind a summary, as the timeline shows it: who summarised it,
+ * how long it took, what it cost, which files it touched, its versions and
+ * whether it is undone. Exports carry these so a reader sees what happened.
+ */
+export function summaryFacts(e: SessionEntry, effective: EffectiveSummary | undefined): string[] {
+  if (e.type !== 'compaction' && e.type !== 'branch_summary') return [];
+  const d = effective?.details ?? e.details;
+  const facts: string[] = [];
+  const s = d.summarizer;
+  facts.push(`summarizer: ${s.kind === 'model' ? s.model : s.kind === 'extractive' ? 'extractive, no model' : s.kind === 'hook' ? `hook ${s.name}` : `imported from ${s.source}`}`);
+  if (d.durationMs !== undefined) facts.push(`${(d.durationMs / 1000).toFixed(1)} s`);
+  if (d.usage?.cost !== undefined) facts.push(`$${d.usage.cost.toFixed(4)}`);
+  if (d.summarizedEntryCount !== undefined) facts.push(`${d.summarizedEntryCount} entries summarised`);
+  if (d.customInstructions) facts.push(`focus: ${d.customInstructions}`);
+  if (d.readFiles.length) facts.push(`read: ${d.readFiles.join(', ')}`);
+  if (d.modifiedFiles.length) facts.push(`modified: ${d.modifiedFiles.join(', ')}`);
+  if (effective && effective.versions.length > 1) facts.push(`version ${effective.versions.length} (${effective.versions.at(-1)!.action === 'edit' ? 'edited' : 'regenerated'})`);
+  if (effective?.undone) facts.push('undone: not in the context');
+  return facts;
 }

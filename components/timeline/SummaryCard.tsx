@@ -1,0 +1,292 @@
+'use client';
+
+import { useState } from 'react';
+import { toast } from 'sonner';
+import { Markdown } from '@/components/common/Markdown';
+import { formatCost, formatDuration, formatTokens } from '@/components/common/format';
+import type { CompactionEnv } from '@/components/compaction/compactSession';
+import { messageText, oneLine } from '@/lib/session/messages';
+import type { EffectiveSummary } from '@/lib/session/revisions';
+import type { EntryId, SessionEntry, SummarizerInfo } from '@/lib/session/types';
+import type { EntryRange, TimelineItem } from '@/lib/timeline/build';
+import { regenerate, saveEdit, setUndone } from './summaryActions';
+
+type SummaryItem = Extract<TimelineItem, { kind: 'summary' }>;
+
+const ORIGINALS_PAGE = 100;
+
+export function summarizerText(s: SummarizerInfo): string {
+  switch (s.kind) {
+    case 'model':
+      return s.model;
+    case 'extractive':
+      return 'extractive, no model';
+    case 'hook':
+      return `hook: ${s.name}`;
+    case 'imported':
+      return `imported from ${s.source}`;
+  }
+}
+
+function preview(e: SessionEntry | undefined): string {
+  if (!e) return '';
+  if (e.type === 'message') {
+    const text = messageText(e.message) || (e.message.role === 'assistant' ? e.message.content.map((p) => (p.type === 'toolCall' ? `[tool: ${p.name}]` : '')).join(' ') : '');
+    return `${e.message.role === 'toolResult' ? 'tool' : e.message.role}: ${oneLine(text, 80)}`;
+  }
+  if (e.type === 'branch_summary') return `[branch summary] ${oneLine(e.summary, 60)}`;
+  return e.type;
+}
+
+function Originals({ range, label }: { range: EntryRange; label: string }) {
+  const [shown, setShown] = useState(ORIGINALS_PAGE);
+  if (range.entries.length === 0) return null;
+  return (
+    <details className="originals">
+      <summary>
+        {label} ({range.entries.length})
+      </summary>
+      <ol className="originals-list">
+        {range.entries.slice(0, shown).map((e) => (
+          <li key={e.id} data-entry-id={e.id}>
+            {preview(e)}
+          </li>
+        ))}
+      </ol>
+      {shown < range.entries.length && (
+        <button type="button" className="link-btn" onClick={() => setShown((n) => n + ORIGINALS_PAGE * 5)}>
+          Show more ({range.entries.length - shown} left)
+        </button>
+      )}
+    </details>
+  );
+}
+
+function FileList({ title, files }: { title: string; files: string[] }) {
+  if (files.length === 0) return <div className="muted small">{title}: none</div>;
+  return (
+    <details className="files">
+      <summary>
+        {title} ({files.length})
+      </summary>
+      <ul>
+        {files.map((f) => (
+          <li key={f}>
+            <code>{f}</code>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+function Versions({ effective }: { effective: EffectiveSummary }) {
+  if (effective.versions.length < 2 && effective.toggles.length === 0) return null;
+  return (
+    <details className="versions">
+      <summary>History ({effective.versions.length} versions)</summary>
+      <ol>
+        {effective.versions.map((v, i) => (
+          <li key={v.entryId}>
+            <details>
+              <summary>
+                v{i + 1} · {v.action === 'original' ? 'original' : v.action === 'edit' ? 'edited by you' : 'regenerated'} · {new Date(v.timestamp).toLocaleString()} ·{' '}
+                {summarizerText(v.details.summarizer)}
+                {i === effective.versions.length - 1 ? ' · current' : ''}
+              </summary>
+              <Markdown text={v.summary} />
+            </details>
+          </li>
+        ))}
+      </ol>
+      {effective.toggles.length > 0 && <p className="muted small">{effective.toggles.map((t) => (t.action === 'undo' ? 'undone' : 'restored')).join(', then ')}</p>}
+    </details>
+  );
+}
+
+/**
+ * A compaction or branch summary as a record: the rendered summary, what it
+ * replaced and kept (originals one click away), token figures, files, who
+ * summarised and at what cost, its versions, and the actions on it.
+ */
+export function SummaryCard({ item, env, busy, onJumpTo }: { item: SummaryItem; env: CompactionEnv; busy: boolean; onJumpTo: (id: EntryId) => void }) {
+  const { entry, effective } = item;
+  const isCompaction = entry.type === 'compaction';
+  const details = effective.details;
+  const [mode, setMode] = useState<'view' | 'edit' | 'regenerate'>('view');
+  const [draft, setDraft] = useState('');
+  const [instructions, setInstructions] = useState('');
+  const kind = isCompaction ? 'Compaction' : 'Branch summary';
+  const version = effective.versions.length;
+  const cost = details.usage?.cost;
+  const canAct = item.onPath && !busy;
+
+  let figures: string;
+  if (entry.type === 'compaction') {
+    figures = `${formatTokens(entry.tokensBefore)} → ${entry.tokensAfter !== undefined ? formatTokens(entry.tokensAfter) : 'not recorded'} tokens`;
+  } else {
+    const before = details.tokensSummarized;
+    const after = details.summaryTokens;
+    figures = before !== undefined && after !== undefined ? `${formatTokens(before)} → ${formatTokens(after)} tokens` : `${item.summarized.entries.length} entries summarised`;
+  }
+
+  return (
+    <article className={`card ${entry.type}${effective.undone ? ' undone' : ''}`} aria-label={`${kind} card`} data-entry-id={entry.id}>
+      <header className="card-head">
+        <strong>{kind}</strong>
+        {version > 1 && <span className="tag">v{version}</span>}
+        {effective.undone && <span className="tag">undone</span>}
+        {item.inEffect && isCompaction && <span className="tag">in effect</span>}
+        {!item.onPath && <span className="tag">other branch</span>}
+        <span className="grow" />
+        <time className="muted small" dateTime={new Date(entry.timestamp).toISOString()}>
+          {new Date(entry.timestamp).toLocaleString()}
+        </time>
+      </header>
+      <dl className="card-facts">
+        <dt>Tokens</dt>
+        <dd data-testid="card-tokens">{figures}</dd>
+        <dt>Summarised</dt>
+        <dd>
+          {item.summarized.entries.length} entries
+          {item.summarized.firstId && (
+            <>
+              {' '}
+              from “{preview(item.summarized.entries[0])}”
+            </>
+          )}
+        </dd>
+        {item.kept && (
+          <>
+            <dt>Kept</dt>
+            <dd>
+              {item.kept.entries.length === 0 ? (
+                'nothing before it (only what came after)'
+              ) : (
+                <>
+                  {item.kept.entries.length} entries from “{preview(item.kept.entries[0])}”{' '}
+                  <button type="button" className="link-btn" onClick={() => onJumpTo(item.kept!.firstId!)}>
+                    Jump to first kept message
+                  </button>
+                </>
+              )}
+            </dd>
+          </>
+        )}
+        <dt>Summarizer</dt>
+        <dd>
+          {summarizerText(details.summarizer)}
+          {details.durationMs !== undefined && ` · ${formatDuration(details.durationMs)}`}
+          {details.usage && ` · ${formatTokens(details.usage.input)} in / ${formatTokens(details.usage.output)} out`}
+          {cost !== undefined && ` · ${formatCost(cost)}`}
+        </dd>
+        {details.customInstructions && (
+          <>
+            <dt>Focus</dt>
+            <dd>{details.customInstructions}</dd>
+          </>
+        )}
+      </dl>
+      <div className="card-files">
+        <FileList title="Files read" files={details.readFiles} />
+        <FileList title="Files modified" files={details.modifiedFiles} />
+      </div>
+
+      {mode === 'edit' ? (
+        <form
+          className="edit-form"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            if (!draft.trim()) return;
+            await saveEdit(env, entry, draft);
+            setMode('view');
+          }}
+        >
+          <textarea aria-label="Summary text" rows={12} value={draft} onChange={(e) => setDraft(e.target.value)} />
+          <div className="row">
+            <button type="submit" className="btn primary">
+              Save edit
+            </button>
+            <button type="button" className="btn" onClick={() => setMode('view')}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      ) : (
+        <details className="card-summary" open>
+          <summary>Summary</summary>
+          <Markdown text={effective.summary} />
+        </details>
+      )}
+
+      {mode === 'regenerate' && (
+        <form
+          className="edit-form"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            setMode('view');
+            await regenerate(env, entry, instructions.trim() || undefined);
+            setInstructions('');
+          }}
+        >
+          <label className="field">
+            <span>New focus instructions (optional)</span>
+            <textarea rows={2} value={instructions} onChange={(e) => setInstructions(e.target.value)} />
+          </label>
+          <div className="row">
+            <button type="submit" className="btn primary">
+              Regenerate summary
+            </button>
+            <button type="button" className="btn" onClick={() => setMode('view')}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+
+      <Originals range={item.summarized} label="Original messages" />
+      {item.kept && <Originals range={item.kept} label="Kept messages" />}
+      <Versions effective={effective} />
+
+      {mode === 'view' && (
+        <footer className="card-actions">
+          <button type="button" className="btn" disabled={!canAct} onClick={() => setMode('regenerate')}>
+            Regenerate
+          </button>
+          <button
+            type="button"
+            className="btn"
+            disabled={!canAct}
+            onClick={() => {
+              setDraft(effective.summary);
+              setMode('edit');
+            }}
+          >
+            Edit
+          </button>
+          {effective.undone ? (
+            <button type="button" className="btn" disabled={!canAct} onClick={() => setUndone(env, entry, false)}>
+              {isCompaction ? 'Restore compaction' : 'Restore branch summary'}
+            </button>
+          ) : (
+            <button type="button" className="btn" disabled={!canAct} onClick={() => setUndone(env, entry, true)}>
+              {isCompaction ? 'Undo compaction' : 'Undo branch summary'}
+            </button>
+          )}
+          <button
+            type="button"
+            className="btn"
+            onClick={() =>
+              navigator.clipboard.writeText(effective.summary).then(
+                () => toast.success('Summary copied'),
+                () => toast.error('Copy failed: the browser refused clipboard access.'),
+              )
+            }
+          >
+            Copy
+          </button>
+        </footer>
+      )}
+    </article>
+  );
+}

@@ -1,0 +1,154 @@
+'use client';
+
+import { useEffect, useMemo, useState } from 'react';
+import { formatTokens } from '@/components/common/format';
+import { syncNow, type CompactionEnv } from '@/components/compaction/compactSession';
+import type { SessionContext } from '@/lib/session/context';
+import { messageText, oneLine } from '@/lib/session/messages';
+import type { SessionTree } from '@/lib/session/tree';
+import type { EntryId } from '@/lib/session/types';
+import { buildTimeline, type TurnInfo } from '@/lib/timeline/build';
+import { getTokensClient, type ContextBreakdown } from '@/workers/tokensClient';
+import { SummaryCard } from './SummaryCard';
+
+const SEGMENTS: { key: keyof Pick<ContextBreakdown, 'system' | 'summaries' | 'messages' | 'toolResults' | 'attachments' | 'free'>; label: string }[] = [
+  { key: 'system', label: 'System prompt' },
+  { key: 'summaries', label: 'Summaries' },
+  { key: 'messages', label: 'Messages' },
+  { key: 'toolResults', label: 'Tool results' },
+  { key: 'attachments', label: 'Attachments' },
+  { key: 'free', label: 'Free space' },
+];
+
+/** Where the context goes, by kind, in tokens and as a bar (like Claude Code's /context). */
+function Breakdown({ env, version, leafId }: { env: CompactionEnv; version: number; leafId: EntryId | null }) {
+  const [b, setB] = useState<ContextBreakdown | null>(null);
+  useEffect(() => {
+    let cancelled = false;
+    const t = setTimeout(async () => {
+      try {
+        await syncNow(env);
+        const next = await getTokensClient().contextBreakdown(env.sessionId);
+        if (!cancelled) setB(next);
+      } catch {
+        /* the worker has no path yet; the next change retries */
+      }
+    }, 150);
+    return () => {
+      cancelled = true;
+      clearTimeout(t);
+    };
+    // Recomputed when the session changes; env is read at that moment.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [version, leafId, env.chatModel?.id]);
+  if (!b) return <p className="muted small">Counting…</p>;
+  const whole = b.window ?? b.total;
+  return (
+    <section className="breakdown" aria-label="Context breakdown">
+      <div className="breakdown-bar" aria-hidden="true">
+        {SEGMENTS.map(({ key }) => {
+          const v = b[key] ?? 0;
+          return v > 0 ? <span key={key} className={`seg seg-${key}`} style={{ width: `${(v / whole) * 100}%` }} /> : null;
+        })}
+      </div>
+      <ul className="breakdown-list">
+        {SEGMENTS.map(({ key, label }) =>
+          b[key] === undefined ? null : (
+            <li key={key}>
+              <span className={`swatch seg-${key}`} aria-hidden="true" /> {label}: {b.approximate ? '≈ ' : ''}
+              {formatTokens(b[key]!)} tokens
+            </li>
+          ),
+        )}
+        <li>
+          <strong>
+            In context: {formatTokens(b.total)}
+            {b.window ? ` of ${formatTokens(b.window)}` : ''} tokens
+          </strong>
+        </li>
+      </ul>
+    </section>
+  );
+}
+
+function TurnsGroup({ turns, onJumpTo }: { turns: TurnInfo[]; onJumpTo: (id: EntryId) => void }) {
+  const first = turns[0]!;
+  const last = turns[turns.length - 1]!;
+  const messages = turns.reduce((n, t) => n + t.entries.length, 0);
+  const label = turns.length === 1 ? `Turn ${first.number}` : `Turns ${first.number}–${last.number}`;
+  return (
+    <details className={`turns${first.inContext || last.inContext ? '' : ' summarised'}`}>
+      <summary>
+        {label} · {messages} messages{last.inContext ? '' : ' · summarised'}
+      </summary>
+      <ol className="turn-list">
+        {turns.map((t) => {
+          const head = t.prompt ?? t.entries[0]!;
+          const text = head.type === 'message' ? oneLine(messageText(head.message), 90) : '';
+          return (
+            <li key={head.id}>
+              <button type="button" className="link-btn turn-link" onClick={() => onJumpTo(head.id)}>
+                {t.number}. {text || '(no text)'}
+              </button>
+              <span className="muted small">
+                {' '}
+                {t.entries.length} msgs{t.tokens !== null ? ` · ${formatTokens(t.tokens)} tokens` : ''}
+              </span>
+            </li>
+          );
+        })}
+      </ol>
+    </details>
+  );
+}
+
+/**
+ * The session timeline: turns along the active path with compaction and
+ * branch-summary cards between them; optionally the summaries on every branch.
+ */
+export function TimelinePanel({
+  env,
+  tree,
+  version,
+  context,
+  busy,
+  onJumpTo,
+}: {
+  env: CompactionEnv;
+  tree: SessionTree;
+  version: number;
+  context: SessionContext;
+  busy: boolean;
+  onJumpTo: (id: EntryId) => void;
+}) {
+  const [allBranches, setAllBranches] = useState(false);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the tree mutates in place; version tracks it
+  const items = useMemo(() => buildTimeline(tree, context, { allBranches }), [tree, context, allBranches, version]);
+  const leafId = context.path.at(-1)?.id ?? null;
+  return (
+    <div className="timeline">
+      <Breakdown env={env} version={version} leafId={leafId} />
+      <label className="check">
+        <input type="checkbox" checked={allBranches} onChange={(e) => setAllBranches(e.target.checked)} /> Show summaries on all branches
+      </label>
+      <ol className="timeline-list" aria-label="Timeline">
+        {items.length === 0 && <li className="muted">Nothing yet.</li>}
+        {items.map((item) =>
+          item.kind === 'turns' ? (
+            <li key={item.key}>
+              <TurnsGroup turns={item.turns} onJumpTo={onJumpTo} />
+            </li>
+          ) : item.kind === 'model' ? (
+            <li key={item.key} className="muted small">
+              Model changed to {item.entry.model}
+            </li>
+          ) : (
+            <li key={item.key}>
+              <SummaryCard item={item} env={env} busy={busy} onJumpTo={onJumpTo} />
+            </li>
+          ),
+        )}
+      </ol>
+    </div>
+  );
+}
