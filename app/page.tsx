@@ -1,5 +1,8 @@
+import { connection } from 'next/server';
 import { AppShell } from '@/components/app/AppShell';
 
-export default function Home() {
+export default async function Home() {
+  // Rendered per request so the proxy's CSP nonce can be applied to the page's scripts.
+  await connection();
   return <AppShell />;
 }

@@ -11,6 +11,7 @@ import { exportEverything } from '@/components/importexport/ExportDialog';
 import { SessionView } from '@/components/chat/SessionView';
 import { NoModelNotice } from '@/components/models/NoModelNotice';
 import { sessionIdFromHash, useUi } from './uiStore';
+import { useStorageHealth } from './useStorageHealth';
 
 type StorageState = { status: 'checking' } | { status: 'ok' } | { status: 'unavailable'; message: string };
 
@@ -37,6 +38,7 @@ function useStorageCheck(): StorageState {
 
 export function AppShell() {
   const storage = useStorageCheck();
+  useStorageHealth(storage.status === 'ok');
   const { sessionId, selectSession } = useUi();
   const [settingsOpen, setSettingsOpen] = useState(false);
   const sessionRow = useLiveQuery(async () => (sessionId ? ((await getSession(sessionId)) ?? null) : null), [sessionId]);

@@ -14,7 +14,7 @@ export function Providers({ children }: { children: React.ReactNode }) {
   return (
     <QueryClientProvider client={client}>
       {children}
-      <Toaster position="bottom-right" richColors closeButton duration={6000} />
+      <Toaster position="bottom-left" richColors closeButton duration={6000} />
     </QueryClientProvider>
   );
 }

@@ -71,7 +71,8 @@ export function ImportControls() {
       )}
       {error && (
         <div className="import-error" role="alert">
-          <strong>Could not import {error.fileName}.</strong> {error.message} Nothing was saved.
+          <strong>Could not import {error.fileName}.</strong> {error.message}
+          {/lost|saved/i.test(error.message) ? '' : ' Nothing was saved.'}
           <button type="button" className="link-btn" onClick={clearError}>
             Dismiss
           </button>

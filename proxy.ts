@@ -1,0 +1,45 @@
+import { NextResponse, type NextRequest } from 'next/server';
+
+/**
+ * A per-request nonce Content Security Policy for pages: scripts run only if
+ * they carry this request's nonce (Next.js stamps its own), or were loaded by
+ * such a script ('strict-dynamic'). Model output and imported transcripts are
+ * rendered as sanitized markdown anyway; this is the second wall, so an
+ * injection that slipped through still could not run. Styles keep
+ * 'unsafe-inline' because React style attributes cannot carry a nonce.
+ */
+export function proxy(request: NextRequest) {
+  const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
+  const dev = process.env.NODE_ENV === 'development';
+  const csp = [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "worker-src 'self' blob:",
+    "frame-ancestors 'none'",
+    "form-action 'self'",
+    "base-uri 'self'",
+    "object-src 'none'",
+  ].join('; ');
+  const headers = new Headers(request.headers);
+  headers.set('x-nonce', nonce);
+  headers.set('Content-Security-Policy', csp);
+  const response = NextResponse.next({ request: { headers } });
+  response.headers.set('Content-Security-Policy', csp);
+  return response;
+}
+
+export const config = {
+  matcher: [
+    {
+      source: '/((?!api|_next/static|_next/image|icon.svg|favicon.ico).*)',
+      missing: [
+        { type: 'header', key: 'next-router-prefetch' },
+        { type: 'header', key: 'purpose', value: 'prefetch' },
+      ],
+    },
+  ],
+};
