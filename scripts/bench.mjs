@@ -1,0 +1,169 @@
+// `npm run bench [-- --quick] [tokens] [formats] [load]`: the project's benchmarks.
+// Each part is a TypeScript script run with tsx in its own process; it prints its
+// tables as it goes and writes bench-results/<part>.json. At the end this prints
+// the headline figures of every part that ran, read back from those files, and
+// writes them to bench-results/summary.json. Exit code 1 when any part failed.
+// docs/benchmarks.md says what each part measures and how.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, bin } from './lib.mjs';
+
+const PARTS = {
+  tokens: { script: 'scripts/bench-tokens.ts', what: 'token counting: worker vs direct, append → figure + cut, estimate accuracy', timeoutMin: 10 },
+  formats: { script: 'scripts/bench-formats.ts', what: 'imports (fixtures, 100 MB ChatGPT export) with peak memory; exports and round trip', timeoutMin: 15 },
+  load: { script: 'scripts/bench-load.ts', what: 'POST /api/chat and /api/summarize under concurrent load against the scripted model', timeoutMin: 20 },
+};
+
+const USAGE = `usage: npm run bench [-- [--quick] [${Object.keys(PARTS).join('] [')}]]
+  --quick   smaller sizes and fewer repetitions (a sanity run of a minute or two)
+  parts     which benchmarks to run (default: all, in this order)
+${Object.entries(PARTS)
+  .map(([k, p]) => `  ${k.padEnd(8)}  ${p.what}`)
+  .join('\n')}`;
+
+const argv = process.argv.slice(2);
+if (argv.includes('--help') || argv.includes('-h')) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const quick = argv.includes('--quick');
+const unknown = argv.filter((a) => a !== '--quick' && !(a in PARTS));
+if (unknown.length) {
+  console.error(`Unknown argument(s): ${unknown.join(' ')}\n\n${USAGE}`);
+  process.exit(2);
+}
+const selected = Object.keys(PARTS).filter((k) => argv.includes(k));
+const parts = selected.length ? selected : Object.keys(PARTS);
+
+let current = null;
+let interrupted = false;
+// Ctrl-C reaches the whole foreground process group, the running part included; let it
+// clean up (the load part stops its servers) and stop after it. A SIGTERM sent to this
+// process alone is passed on to the part.
+process.on('SIGINT', () => {
+  interrupted = true;
+});
+process.on('SIGTERM', () => {
+  interrupted = true;
+  current?.kill('SIGTERM');
+});
+
+function runPart(name) {
+  const part = PARTS[name];
+  return new Promise((resolve) => {
+    const args = [bin('tsx'), part.script, ...(quick ? ['--quick'] : [])];
+    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+    current = child;
+    const timer = setTimeout(() => {
+      console.error(`\n${name}: no result after ${part.timeoutMin} minutes; stopping it`);
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+    }, part.timeoutMin * 60_000);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      current = null;
+      resolve(code ?? (signal ? 1 : 0));
+    });
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      current = null;
+      console.error(`${name}: could not start (${err.message})`);
+      resolve(127);
+    });
+  });
+}
+
+/** The part's JSON, if it was written by this run. */
+function readResult(name, since) {
+  const file = join(ROOT, 'bench-results', `${name}.json`);
+  if (!existsSync(file) || statSync(file).mtimeMs < since) return null;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+const f = (x, d = 1) => (typeof x === 'number' && Number.isFinite(x) ? x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : '–');
+const mbOf = (bytes) => `${f(bytes / 1e6, 1)} MB`;
+
+/** Headline figures of each part: [figure, value]. */
+const HEADLINES = {
+  tokens: (r) => {
+    const t = r.throughput;
+    const a = r.append;
+    const acc = r.accuracy.overall;
+    const cal = r.calibration?.[0]?.requestEstimate;
+    return [
+      [`exact o200k counting, ${t.entriesPerRound.toLocaleString('en-US')}-entry session (~${t.tokensPerRound.toLocaleString('en-US')} tokens)`, `worker ${Math.round(t.worker.best.tokensPerSecond).toLocaleString('en-US')} tokens/s, direct ${Math.round(t.direct.best.tokensPerSecond).toLocaleString('en-US')} tokens/s`],
+      ['worker / direct throughput (goal ≥ 0.9)', `${f(t.ratio.best, 3)} best rounds, ${f(t.ratio.medianOfRounds, 3)} median of rounds`],
+      [`append → figure + cut, path of ${a.pathLength.toLocaleString('en-US')} (goal ≤ 2 ms)`, `${f(a.indexWithCountMs.median, 3)} ms median, ${f(a.indexWithCountMs.p95, 3)} ms p95 (with count); worker round trip ${f(a.workerRoundTripMs.median, 3)} ms`],
+      ['…against chars/4 over the whole path', `${f(a.baselineChars4Ms.median, 3)} ms median → ${f(a.speedup.withCount, 0)}× faster`],
+      ['estimate vs exact, mean per-entry error', `${f(100 * acc.estimate.mean, 1)}% (chars/4: ${f(100 * acc.chars4.mean, 1)}%)`],
+      ...(cal ? [['pi session: reported input predicted, mean error', `calibrated ${f(100 * cal.calibrated.mean, 1)}%, uncalibrated ${f(100 * cal.uncalibrated.mean, 1)}%, chars/4 ${f(100 * cal.chars4.mean, 1)}%`]] : []),
+    ];
+  },
+  formats: (r) => {
+    const c = r.chatgpt;
+    const big = [...r.fixtures].sort((a, b) => b.bytes - a.bytes)[0];
+    const e = r.exports;
+    return [
+      ...(big ? [[`largest fixture (${mbOf(big.bytes)}, ${big.format}) import, warm`, `stream ${f(big.stream.warmMs, 1)} ms, text ${f(big.text.warmMs, 1)} ms; all ${r.fixtures.length} fixtures identical both ways`]] : []),
+      [`ChatGPT export ${mbOf(c.bytes)}, ${c.sessions.toLocaleString('en-US')} conversations: stream`, `${f(c.stream.seconds, 2)} s, ${f(c.stream.megabytesPerSecond, 1)} MB/s, ${f(c.stream.conversationsPerSecond, 0)} conv/s`],
+      ['…peak memory above baseline / file size (stream)', `heap ${f(c.stream.heapAboveBasePerFileByte, 2)}×, RSS ${f(c.stream.rssAbovePerFileByte, 2)}× (result itself: ${f(c.stream.retainedPerFileByte, 2)}×)`],
+      ['…same file through importText (baseline)', `${f(c.text.seconds, 2)} s; heap ${f(c.text.heapAboveBasePerFileByte, 2)}×, RSS ${f(c.text.rssAbovePerFileByte, 2)}× the file`],
+      ['…ratios', `time stream/text ${f(c.ratio.timeStreamOverText, 2)}×; peak heap text/stream ${f(c.ratio.heapTextOverStream, 2)}×, RSS ${f(c.ratio.rssTextOverStream, 2)}×`],
+      [
+        `export ${e.session.entries.toLocaleString('en-US')}-entry session (median ms)`,
+        `jsonl ${f(e.exports.jsonl.medianMs, 0)}, md ${f(e.exports.markdown.medianMs, 0)}, md all ${f(e.exports.markdownAllBranches.medianMs, 0)}, html ${f(e.exports.html.medianMs, 0)}, zip ${f(e.exports.archive.medianMs, 0)}`,
+      ],
+      ['round trip (jsonl text + stream, zip)', `${Object.values(e.roundTrip.checks).every((v) => v === 'identical') ? 'identical' : 'DIFFERENT'}; re-import ${f(e.roundTrip.importText.medianMs, 0)} ms`],
+    ];
+  },
+  load: (r) => [
+    [`${r.requests} requests (${r.rounds} × ${r.concurrency.chats} chats + ${r.concurrency.summaries} summaries at once)`, `${f(r.wallSeconds, 2)} s → ${f(r.requestsPerSecond, 1)} req/s, ${f(r.tokensPerSecond, 0)} streamed tokens/s`],
+    ['time to first byte p50 / p95 / max', `${f(r.latency.all.ttfbMs.p50, 0)} / ${f(r.latency.all.ttfbMs.p95, 0)} / ${f(r.latency.all.ttfbMs.max, 0)} ms`],
+    ['total time p50 / p95', `${f(r.latency.all.totalMs.p50, 0)} / ${f(r.latency.all.totalMs.p95, 0)} ms`],
+    ['errors / dropped (goal 0 / 0)', `${r.errors} / ${r.dropped}`],
+  ],
+};
+
+const started = Date.now();
+console.log(`Benchmarks${quick ? ' (quick)' : ''}: ${parts.join(', ')} — Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? '?'}), load average ${loadavg().map((x) => f(x, 2)).join(' ')}`);
+const ran = [];
+for (const name of parts) {
+  if (interrupted) break;
+  console.log(`\n=== ${name}: ${PARTS[name].what} ===\n`);
+  const t = Date.now();
+  const code = await runPart(name);
+  ran.push({ name, code, seconds: (Date.now() - t) / 1000, result: code === 0 ? readResult(name, t) : null });
+}
+
+console.log('\n=== summary ===\n');
+const headlines = (r) => {
+  try {
+    return r.result ? HEADLINES[r.name](r.result) : null;
+  } catch (err) {
+    return [['(summary unavailable)', String(err)]];
+  }
+};
+const rows = [];
+for (const r of ran) {
+  const status = r.code === 0 ? 'ok' : `FAILED (exit ${r.code})`;
+  rows.push([r.name, `${status}, ${f(r.seconds, 1)} s${r.result ? ` → bench-results/${r.name}.json` : ''}`]);
+  for (const [k, v] of headlines(r) ?? []) rows.push([`  ${k}`, v]);
+}
+const w = Math.max(...rows.map((r) => r[0].length));
+for (const [k, v] of rows) console.log(`${k.padEnd(w)}  ${v}`);
+const failed = ran.filter((r) => r.code !== 0).map((r) => r.name);
+const skipped = parts.filter((p) => !ran.some((r) => r.name === p));
+console.log(`\n${ran.length - failed.length} of ${parts.length} part(s) passed${failed.length ? `; failed: ${failed.join(', ')}` : ''}${skipped.length ? `; not run (interrupted): ${skipped.join(', ')}` : ''} — ${f((Date.now() - started) / 1000, 1)} s in all`);
+
+mkdirSync(join(ROOT, 'bench-results'), { recursive: true });
+writeFileSync(
+  join(ROOT, 'bench-results', 'summary.json'),
+  JSON.stringify({ generatedAt: new Date().toISOString(), quick, node: process.version, parts: ran.map((r) => ({ name: r.name, exitCode: r.code, seconds: r.seconds, headlines: headlines(r) })) }, null, 2),
+);
+process.exit(interrupted ? 130 : failed.length ? 1 : 0);
