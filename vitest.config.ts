@@ -6,7 +6,7 @@ export default defineConfig({
     alias: { '@': fileURLToPath(new URL('.', import.meta.url)) },
   },
   test: {
-    include: ['lib/**/*.test.ts', 'workers/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts', 'e2e/mock-llm/**/*.test.ts'],
+    include: ['lib/**/*.test.ts', 'components/**/*.test.tsx', 'workers/**/*.test.ts', 'app/**/*.test.ts', 'scripts/**/*.test.ts', 'e2e/mock-llm/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
     pool: 'threads',

@@ -69,6 +69,22 @@ test.describe('compaction', () => {
     await expect(page.getByRole('region', { name: 'Compaction summary' })).toHaveCount(1);
   });
 
+  test('a reply whose reported prompt filled the whole window (silent truncation) triggers a compaction', async ({ page }) => {
+    await openApp(page);
+    await setCompactionDefaults(page, { keepRecent: 200, enabled: false });
+    await newSession(page);
+    await chatTurn(page, long('first'));
+    await mock.script([
+      { for: 'chat', reply: 'Answered from a truncated prompt.', usage: { prompt_tokens: 128_000, completion_tokens: 6 } },
+      { for: 'summarizer', reply: '## Goal\nSummary after silent truncation.' },
+    ]);
+    await chatTurn(page, 'second');
+    await expect(page.getByText(/part of the conversation was probably cut/)).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Compaction summary' })).toBeVisible({ timeout: 20_000 });
+    // Auto-compaction is off: only the truncation evidence triggered it.
+    expect((await mock.requests()).filter((r) => r.kind === 'summarizer').length).toBeGreaterThanOrEqual(1);
+  });
+
   test('a context-overflow error triggers an emergency compaction and one retry; the message is kept', async ({ page }) => {
     await openApp(page);
     await setCompactionDefaults(page, { keepRecent: 200, enabled: false });

@@ -5,14 +5,15 @@ import { expect, openApp, test, assistantMessages, userMessages } from './suppor
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/real/', import.meta.url));
 
+/** branchPoints: what the tree panel reports for the session that opens (null: not checked). */
 const CASES = [
-  { file: 'badlogic_pi-mono_compact.jsonl', sessions: 1, summaries: 2 },
-  { file: 'd-kimuson_claude-code-viewer_fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl', sessions: 1, summaries: 0 },
-  { file: 'daaain_claude-code-log_0d3a8e6f-290f-4105-a327-a2496e5e2a83.jsonl', sessions: 1, summaries: 0 },
-  { file: 'danny-avila_LibreChat_chatgpt-tree.json', sessions: 1, summaries: 0 },
-  { file: 'danny-avila_LibreChat_chatgpt-export.json', sessions: 2, summaries: 0 },
-  { file: 'danny-avila_LibreChat_librechat-tree.json', sessions: 1, summaries: 0 },
-  { file: 'SWE-agent_SWE-agent_pydicom__pydicom-1458.traj', sessions: 1, summaries: 0 },
+  { file: 'badlogic_pi-mono_compact.jsonl', sessions: 1, summaries: 2, branchPoints: 0 },
+  { file: 'd-kimuson_claude-code-viewer_fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl', sessions: 1, summaries: 0, branchPoints: null },
+  { file: 'daaain_claude-code-log_0d3a8e6f-290f-4105-a327-a2496e5e2a83.jsonl', sessions: 1, summaries: 0, branchPoints: 1 },
+  { file: 'danny-avila_LibreChat_chatgpt-tree.json', sessions: 1, summaries: 0, branchPoints: 2 },
+  { file: 'danny-avila_LibreChat_chatgpt-export.json', sessions: 2, summaries: 0, branchPoints: null },
+  { file: 'danny-avila_LibreChat_librechat-tree.json', sessions: 1, summaries: 0, branchPoints: null },
+  { file: 'SWE-agent_SWE-agent_pydicom__pydicom-1458.traj', sessions: 1, summaries: 0, branchPoints: 0 },
 ];
 
 test.describe('import and export', () => {
@@ -28,6 +29,16 @@ test.describe('import and export', () => {
       // The list is virtualised: the latest compaction (at the end of the pi session) is on screen.
       if (c.summaries > 0) await expect(page.getByRole('region', { name: 'Compaction summary' }).last()).toBeVisible();
       else await expect(page.getByRole('region', { name: 'Compaction summary' })).toHaveCount(0);
+      // Its tree: every entry is a tree item, branch points as in the file.
+      await page.getByRole('button', { name: 'Tree' }).click();
+      const tree = page.getByRole('tree', { name: 'Session tree' });
+      await expect(tree.getByRole('treeitem').first()).toBeVisible();
+      await expect(tree.getByRole('treeitem', { selected: true })).toHaveCount(1);
+      if (c.branchPoints !== null) await expect(page.getByText(new RegExp(`\\d+ entries · ${c.branchPoints} branch points`))).toBeVisible();
+      if (c.summaries > 0) {
+        await page.getByRole('button', { name: 'Timeline' }).click();
+        await expect(page.getByRole('list', { name: 'Timeline' }).getByRole('article', { name: 'Compaction card' })).toHaveCount(c.summaries);
+      }
       // Importing the same file again does not duplicate it.
       await page.getByLabel('Import file').setInputFiles(join(FIXTURES, c.file));
       await expect(page.getByText(/Already imported/)).toBeVisible();

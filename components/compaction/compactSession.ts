@@ -8,6 +8,7 @@ import { summaryOutputBudget } from '@/lib/compaction/prepare';
 import { isAbortError } from '@/lib/compaction/summarizer';
 import type { CompactionHooks } from '@/lib/compaction/types';
 import type { ModelInfo } from '@/lib/providers/listing';
+import { usageOverflow } from '@/lib/providers/overflow';
 import type { CompactionSettings, EntryId, UserContent } from '@/lib/session/types';
 import { formatTokens } from '@/components/common/format';
 import { routeSummarizer } from '@/components/client/routeSummarizer';
@@ -28,7 +29,7 @@ export interface CompactionEnv {
   systemPrompt?: string;
 }
 
-export type CompactReason = 'manual' | 'auto' | 'overflow' | 'before-send';
+export type CompactReason = 'manual' | 'auto' | 'overflow' | 'truncated' | 'before-send';
 
 export interface CompactRequest {
   reason: CompactReason;
@@ -51,6 +52,7 @@ const REASON_LABEL: Record<CompactReason, string> = {
   auto: 'Context is nearly full — compacting…',
   'before-send': 'The new message would not fit — compacting first…',
   overflow: 'The provider said the context is too long — compacting, then retrying…',
+  truncated: 'The last prompt filled the whole window — compacting…',
 };
 
 /** Brings the token worker up to date with the tab's current path, so decisions use fresh figures. */
@@ -131,10 +133,26 @@ export async function compactSession(env: CompactionEnv, req: CompactRequest): P
   }
 }
 
-/** After a turn: compact when the context passed window − reserve (or the percentage threshold). */
+/**
+ * After a turn: compact when the context passed window − reserve (or the
+ * percentage threshold). A reply whose reported input filled the whole window
+ * means the server silently dropped part of the prompt (Ollama and some
+ * proxies truncate instead of failing): that gets the emergency compaction an
+ * overflow error would.
+ */
 export async function autoCompactIfNeeded(env: CompactionEnv): Promise<void> {
-  if (!env.settings.enabled || !env.chatModel) return;
+  if (!env.chatModel) return;
   await syncNow(env);
+  const snap = env.live.getSnapshot();
+  const leaf = snap.leafId ? snap.tree.get(snap.leafId) : undefined;
+  const usage = leaf?.type === 'message' && leaf.message.role === 'assistant' ? leaf.message.usage : undefined;
+  const reportedInput = usage ? usage.input + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0) : undefined;
+  if (usageOverflow(reportedInput, env.chatModel.contextWindow)) {
+    toast.warning('The provider reported a prompt as large as the whole window: part of the conversation was probably cut. Compacting.');
+    await compactSession(env, { reason: 'truncated', force: true, keepRecentTokens: emergencyKeepRecent(env.chatModel.contextWindow, env.settings) });
+    return;
+  }
+  if (!env.settings.enabled) return;
   const figure = env.sync.figure;
   if (!figure) return;
   if (shouldCompact({ contextTokens: figure.tokens, window: env.chatModel.contextWindow, settings: env.settings, streaming: false })) {

@@ -3,7 +3,7 @@
 import './tree.css';
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { useCallback, useDeferredValue, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { SessionTree } from '@/lib/session/tree';
+import { SessionTree } from '@/lib/session/tree';
 import type { EntryId } from '@/lib/session/types';
 import { TREE_FILTERS, isTreeFilter, type TreeFilter } from '@/lib/tree/filters';
 import { buildForest, flattenForest, type FlatTree } from '@/lib/tree/flatten';
@@ -28,17 +28,19 @@ export interface SessionTreeViewProps {
 }
 
 const NO_FOLDS: ReadonlySet<EntryId> = new Set();
+const EMPTY_FOREST = buildForest(new SessionTree(), { filter: 'default', labels: new Map() });
+const INITIAL_VIEW = { filter: 'default' as TreeFilter, query: '', folds: NO_FOLDS, leafId: null as EntryId | null, activePathIds: NO_FOLDS as ReadonlySet<EntryId> };
 /** Previews computed per idle slice when warming the text-filter cache. */
 const WARM_CHUNK = 400;
 
-type Idle = (cb: () => void) => () => void;
+type Idle = (cb: (deadline: { timeRemaining(): number }) => void) => () => void;
 /** requestIdleCallback where there is one (not Safari), a timeout elsewhere. */
 const whenIdle: Idle = (cb) => {
   if (typeof window.requestIdleCallback === 'function') {
     const h = window.requestIdleCallback(cb, { timeout: 500 });
     return () => window.cancelIdleCallback(h);
   }
-  const h = window.setTimeout(cb, 16);
+  const h = window.setTimeout(() => cb({ timeRemaining: () => 8 }), 16);
   return () => window.clearTimeout(h);
 };
 
@@ -79,8 +81,11 @@ export function SessionTreeView({ tree, version, leafId, activePathIds, labels, 
     () => ({ filter, query, folds: query.trim() ? queryFolded : folded, leafId, activePathIds }),
     [filter, query, queryFolded, folded, leafId, activePathIds],
   );
-  const view = useDeferredValue(input);
-  const forest = useMemo(() => buildForest(tree, { filter: view.filter, labels }), [tree, version, view.filter, labels]); // eslint-disable-line react-hooks/exhaustive-deps
+  // The first render shows the empty frame at once and lays out the rows in a second, background render:
+  // opening the panel narrows the chat (a reflow of its own), and the two together would be one long task.
+  const view = useDeferredValue(input, INITIAL_VIEW);
+  const ready = view !== INITIAL_VIEW;
+  const forest = useMemo(() => (ready ? buildForest(tree, { filter: view.filter, labels }) : EMPTY_FOREST), [tree, version, view.filter, labels, ready]); // eslint-disable-line react-hooks/exhaustive-deps
   const flat = useMemo(
     () => flattenForest(forest, { folded: view.folds, query: view.query, leafId: view.leafId, activePathIds: view.activePathIds }),
     [forest, view],
@@ -155,9 +160,11 @@ export function SessionTreeView({ tree, version, leafId, activePathIds, labels, 
   useEffect(() => {
     let next = 0;
     let cancel = () => {};
-    const step = () => {
+    // Work while the browser says it is idle (at least a few rows per slice, so a busy page still progresses).
+    const step = (deadline: { timeRemaining(): number }) => {
       const end = Math.min(next + WARM_CHUNK, forest.nodes.length);
-      for (; next < end; next++) previewSearchText(forest.nodes[next]!);
+      const minEnd = Math.min(next + 25, end);
+      for (; next < end && (next < minEnd || deadline.timeRemaining() > 1); next++) previewSearchText(forest.nodes[next]!);
       if (next < forest.nodes.length) cancel = whenIdle(step);
     };
     cancel = whenIdle(step);
