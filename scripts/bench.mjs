@@ -17,7 +17,7 @@ const PARTS = {
 };
 
 const USAGE = `usage: npm run bench [-- [--quick] [${Object.keys(PARTS).join('] [')}]]
-  --quick   smaller sizes and fewer repetitions (a sanity run of a minute or two)
+  --quick   smaller sizes and fewer repetitions (a sanity run of about a minute)
   parts     which benchmarks to run (default: all, in this order)
 ${Object.entries(PARTS)
   .map(([k, p]) => `  ${k.padEnd(8)}  ${p.what}`)
