@@ -44,14 +44,9 @@ import { allFixtureFiles, FIXTURES_DIR } from '@/lib/testing/fixtures';
 import { generateSession } from '@/lib/testing/generate';
 import { chatGptExportChunks, emptyShape, type ChatGptExportShape } from '@/lib/testing/generateChatGpt';
 import { createFormatsApi } from '@/workers/formats.api';
+import { args, fmt, numArg, QUICK, stats, table } from './benchReport';
 
-const args = process.argv.slice(2);
 const CHILD = args[0] === '--child';
-const QUICK = args.includes('--quick');
-const numArg = (name: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) || undefined : undefined;
-};
 const EXPORT_MB = numArg('--export-mb') ?? (QUICK ? 10 : 100);
 const ENTRIES = numArg('--entries') ?? (QUICK ? 2_000 : 10_000);
 const FIXTURE_REPS = QUICK ? 2 : 5;
@@ -69,24 +64,9 @@ const MB = 1e6;
 
 const now = () => performance.now();
 
-function stats(samples: number[]) {
-  const s = [...samples].sort((a, b) => a - b);
-  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))]!;
-  return { n: s.length, median: q(0.5), p95: q(0.95), min: s[0]!, max: s.at(-1)!, mean: s.reduce((a, b) => a + b, 0) / s.length };
-}
 
-const fmt = (x: number, d = 2) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
 const mb = (bytes: number, d = 1) => `${fmt(bytes / MB, d)} MB`;
 
-function table(head: string[], rows: (string | number)[][]) {
-  const cells = [head, ...rows.map((r) => r.map(String))];
-  const widths = head.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  console.log(line(head));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of cells.slice(1)) console.log(line(r));
-  console.log();
-}
 
 const entryCount = (r: ImportResult) => r.sessions.reduce((n, s) => n + s.entries.length, 0);
 

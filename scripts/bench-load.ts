@@ -43,13 +43,8 @@ import type { ContextItem } from '@/lib/session/context';
 import type { MessageEntry, SessionEntry, UserMessage } from '@/lib/session/types';
 import { generateSession, Rng } from '@/lib/testing/generate';
 import { countText } from '@/lib/tokens/exact';
+import { args, fmt, numArg, QUICK, stats, table } from './benchReport';
 
-const args = process.argv.slice(2);
-const QUICK = args.includes('--quick');
-const numArg = (name: string) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? Number(args[i + 1]) || undefined : undefined;
-};
 const ROUNDS = numArg('--rounds') ?? (QUICK ? 1 : 3);
 const CONCURRENCY = numArg('--concurrency') ?? (QUICK ? 10 : 50);
 const BUILD = !args.includes('--no-build');
@@ -69,24 +64,8 @@ const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
 const now = () => performance.now();
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-function stats(samples: number[]) {
-  if (samples.length === 0) return { n: 0, p50: NaN, p95: NaN, max: NaN, mean: NaN };
-  const s = [...samples].sort((a, b) => a - b);
-  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))]!;
-  return { n: s.length, p50: q(0.5), p95: q(0.95), max: s.at(-1)!, mean: s.reduce((a, b) => a + b, 0) / s.length };
-}
 
-const fmt = (x: number, d = 2) => (Number.isFinite(x) ? x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d }) : '–');
 
-function table(head: string[], rows: (string | number)[][]) {
-  const cells = [head, ...rows.map((r) => r.map(String))];
-  const widths = head.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  console.log(line(head));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of cells.slice(1)) console.log(line(r));
-  console.log();
-}
 
 // ------------------------------------------------------------------ servers
 

@@ -35,6 +35,7 @@ import { countEntry, createExactCounter } from '@/lib/tokens/exact';
 import { PathTokenIndex, usableUsage, usageInputTokens } from '@/lib/tokens/pathIndex';
 import { COUNT_BATCH_SIZE, countEntriesInBatches } from '@/workers/countBatches';
 import type { TokensApi } from '@/workers/tokens.api';
+import { stats, fmt, pct, table } from './benchReport';
 
 const args = process.argv.slice(2);
 const QUICK = args.includes('--quick');
@@ -49,25 +50,9 @@ const OUT = `${ROOT}bench-results/tokens.json`;
 
 const now = () => performance.now();
 
-function stats(samples: number[]) {
-  const s = [...samples].sort((a, b) => a - b);
-  const q = (p: number) => s[Math.min(s.length - 1, Math.floor(p * s.length))]!;
-  return { n: s.length, median: q(0.5), p95: q(0.95), max: s.at(-1)!, mean: s.reduce((a, b) => a + b, 0) / s.length };
-}
 
 const median = (xs: number[]) => stats(xs).median;
-const fmt = (x: number, d = 2) => x.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
-const pct = (x: number) => `${fmt(100 * x, 1)}%`;
 
-function table(head: string[], rows: (string | number)[][]) {
-  const cells = [head, ...rows.map((r) => r.map(String))];
-  const widths = head.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-  console.log(line(head));
-  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
-  for (const r of cells.slice(1)) console.log(line(r));
-  console.log();
-}
 
 /** UTF-8 bytes of what an entry's count covers. */
 function countedBytes(e: SessionEntry): number {

@@ -1,18 +1,16 @@
 'use client';
 
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
+import { useModalDialog } from '@/components/common/useModalDialog';
 
 export type LeaveChoice = { kind: 'switch' } | { kind: 'summarize'; instructions?: string };
 
 /** Asked when a move in the tree leaves a branch: switch, summarise it, or summarise with instructions. */
 export function LeaveBranchDialog({ onChoose, onCancel }: { onChoose: (c: LeaveChoice, dontAskAgain: boolean) => void; onCancel: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog();
   const [withInstructions, setWithInstructions] = useState(false);
   const [instructions, setInstructions] = useState('');
   const [dontAsk, setDontAsk] = useState(false);
-  useEffect(() => {
-    ref.current?.showModal();
-  }, []);
   return (
     <dialog
       ref={ref}

@@ -3,12 +3,11 @@
 import { toast } from 'sonner';
 import { appendEntries, setLeaf } from '@/lib/db';
 import { collectBranchEntries } from '@/lib/branch/collect';
-import { branchSummaryEntryFrom, summarizeBranch, type BranchSummaryEngine, type BranchSummaryHooks } from '@/lib/branch/summarize';
-import { summaryOutputBudget } from '@/lib/compaction/prepare';
+import { branchSummaryEntryFrom, summarizeBranch, type BranchSummaryHooks } from '@/lib/branch/summarize';
 import { isAbortError } from '@/lib/compaction/summarizer';
 import type { EntryId } from '@/lib/session/types';
-import { routeSummarizer } from '@/components/client/routeSummarizer';
-import { throttledPatch, useRuns } from '@/components/chat/runStore';
+import { useRuns } from '@/components/chat/runStore';
+import { streamToRun, summaryEngine, summaryPlanOptions } from '@/components/compaction/summaryRun';
 import type { CompactionEnv } from '@/components/compaction/compactSession';
 import { getTokensClient } from '@/workers/tokensClient';
 
@@ -36,6 +35,19 @@ export async function moveLeaf(env: CompactionEnv, target: EntryId | null) {
 }
 
 /**
+ * The worker's preparation of the branch between `oldLeaf` and where the user
+ * goes (`target`; null for before the first message, which leaves the whole
+ * path), fitted to the summarizer's window minus the reserve, newest first.
+ */
+export async function prepareAbandonedBranch(env: CompactionEnv, oldLeaf: EntryId, target: EntryId | null, instructions?: string) {
+  const tree = env.live.getSnapshot().tree;
+  const entries = target === null ? tree.pathTo(oldLeaf) : collectBranchEntries(tree, oldLeaf, target).entries;
+  const budget = env.summarizer ? env.summarizer.contextWindow - env.settings.reserveTokens : 0;
+  const plan = summaryPlanOptions(env, instructions);
+  return getTokensClient().prepareBranchSummary([...entries], { budget, ...(plan ? { plan } : {}) });
+}
+
+/**
  * Summarises the branch being left (old leaf back to the common ancestor
  * with the target), streams the summary, then appends a branch_summary entry
  * at the target and moves there. Abort or failure changes nothing: the leaf
@@ -45,39 +57,15 @@ export async function summarizeAndMove(env: CompactionEnv, oldLeaf: EntryId, tar
   const abort = new AbortController();
   const run = useRuns.getState().start({ sessionId: env.sessionId, kind: 'branch-summary', parentId: target, abort, status: 'Summarising the branch you are leaving…' });
   try {
-    const tree = env.live.getSnapshot().tree;
-    // Moving before the first message (a root prompt being edited) leaves the whole path behind.
-    const entries = target === null ? tree.pathTo(oldLeaf) : collectBranchEntries(tree, oldLeaf, target).entries;
-    const { summarizer, settings } = env;
-    const budget = summarizer ? summarizer.contextWindow - settings.reserveTokens : 0;
-    const prepared = await getTokensClient().prepareBranchSummary([...entries], {
-      budget,
-      ...(summarizer
-        ? {
-            plan: {
-              model: summarizer.id,
-              window: summarizer.contextWindow,
-              maxOutputTokens: Math.min(summaryOutputBudget(settings), summarizer.maxOutputTokens ?? Infinity),
-              ...(instructions ? { customInstructions: instructions } : {}),
-            },
-          }
-        : {}),
-    });
+    const prepared = await prepareAbandonedBranch(env, oldLeaf, target, instructions);
     if (!prepared) {
       toast.info('The branch you left has nothing to summarise; moved without a summary.');
       await moveLeaf(env, target);
       return target;
     }
-    const engine: BranchSummaryEngine =
-      prepared.plan && summarizer ? { kind: 'model', summarizer: routeSummarizer(summarizer.id, env.chatModel?.id), plan: prepared.plan } : { kind: 'extractive' };
-    let text = '';
-    const patchText = throttledPatch(run);
-    const result = await summarizeBranch(prepared.prep, engine, {
+    const result = await summarizeBranch(prepared.prep, summaryEngine(env, prepared.plan), {
       signal: abort.signal,
-      onDelta: (d) => {
-        text += d;
-        patchText({ text });
-      },
+      onDelta: streamToRun(run),
       hooks: registeredHooks,
       onHookError: (e) => console.warn('afterBranchSummary hook failed', e),
     });

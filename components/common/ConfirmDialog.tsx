@@ -1,6 +1,6 @@
 'use client';
 
-import { useEffect, useRef } from 'react';
+import { useModalDialog } from './useModalDialog';
 
 /**
  * A modal confirmation built on <dialog>: the browser gives focus trapping,
@@ -25,13 +25,7 @@ export function ConfirmDialog({
   onCancel: () => void;
   children?: React.ReactNode;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) d.showModal();
-    if (!open && d.open) d.close();
-  }, [open]);
+  const ref = useModalDialog(open);
   return (
     <dialog
       ref={ref}

@@ -1,6 +1,7 @@
 'use client';
 
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useModalDialog } from '@/components/common/useModalDialog';
 import { Markdown } from '@/components/common/Markdown';
 import { formatTokens } from '@/components/common/format';
 import { useRun } from '@/components/chat/runStore';
@@ -21,16 +22,15 @@ const NO_REASON: Record<string, string> = {
  * streams the summary here. Closing or cancelling mid-way changes nothing.
  */
 export function CompactDialog({ env, onClose }: { env: CompactionEnv; onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog();
   const [preview, setPreview] = useState<CompactionPreview | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
   const [instructions, setInstructions] = useState('');
   const run = useRun(env.sessionId);
   const running = run?.kind === 'compaction';
 
-  // Mounted only while open: opening shows the modal and computes the preview once.
+  // Mounted only while open: the preview is computed once, when it opens.
   useEffect(() => {
-    ref.current?.showModal();
     let cancelled = false;
     (async () => {
       try {

@@ -2,19 +2,18 @@
 
 import { toast } from 'sonner';
 import { appendEntries } from '@/lib/db';
-import { compact, compactionEntryFrom, type SummaryEngine } from '@/lib/compaction/compact';
+import { compact, compactionEntryFrom } from '@/lib/compaction/compact';
 import { compactionLimit, emergencyKeepRecent, shouldCompact, wouldOverflow } from '@/lib/compaction/policy';
-import { summaryOutputBudget } from '@/lib/compaction/prepare';
 import { isAbortError } from '@/lib/compaction/summarizer';
 import type { CompactionHooks } from '@/lib/compaction/types';
 import type { ModelInfo } from '@/lib/providers/listing';
 import { usageOverflow } from '@/lib/providers/overflow';
 import type { CompactionSettings, EntryId, UserContent } from '@/lib/session/types';
 import { formatTokens } from '@/components/common/format';
-import { routeSummarizer } from '@/components/client/routeSummarizer';
 import type { LiveSession } from '@/components/session/liveSession';
 import type { TokenSync } from '@/components/session/tokenSync';
-import { throttledPatch, useRuns, type Run } from '@/components/chat/runStore';
+import { useRuns, type Run } from '@/components/chat/runStore';
+import { streamToRun, summaryEngine, summaryPlanOptions } from './summaryRun';
 import { getTokensClient } from '@/workers/tokensClient';
 
 /** Everything compaction needs to know about a session right now; refreshed by the session view on each render. */
@@ -77,36 +76,23 @@ export async function compactSession(env: CompactionEnv, req: CompactRequest): P
   const signal = run.abort.signal;
   try {
     await syncNow(env);
-    const { settings, summarizer, chatModel } = env;
+    const { settings, chatModel } = env;
+    const plan = summaryPlanOptions(env, req.instructions);
     const prepared = await getTokensClient().prepareCompaction(env.sessionId, settings, {
       ...(req.keepRecentTokens !== undefined ? { keepRecentTokens: req.keepRecentTokens } : {}),
       ...(req.force ? { force: true } : {}),
       ...(chatModel ? { window: chatModel.contextWindow } : {}),
-      ...(summarizer
-        ? {
-            plan: {
-              model: summarizer.id,
-              window: summarizer.contextWindow,
-              maxOutputTokens: Math.min(summaryOutputBudget(settings), summarizer.maxOutputTokens ?? Infinity),
-              ...(req.instructions ? { customInstructions: req.instructions } : {}),
-            },
-          }
-        : {}),
+      ...(plan ? { plan } : {}),
     });
     if (!prepared) {
       if (req.reason === 'manual') toast.info('Nothing to compact yet: everything fits in the recent context that is kept verbatim.');
       return null;
     }
-    const { prep, plan } = prepared;
-    const engine: SummaryEngine = plan && summarizer ? { kind: 'model', summarizer: routeSummarizer(summarizer.id, chatModel?.id), plan } : { kind: 'extractive' };
-    let text = '';
-    const patchText = throttledPatch(run);
+    const { prep } = prepared;
+    const engine = summaryEngine(env, prepared.plan);
     const result = await compact(prep, engine, {
       signal,
-      onDelta: (d) => {
-        text += d;
-        patchText({ text });
-      },
+      onDelta: streamToRun(run),
       hooks: registeredHooks,
       onHookError: (e) => console.warn('afterCompact hook failed', e),
     });

@@ -1,6 +1,7 @@
 'use client';
 
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
+import { useModalDialog } from '@/components/common/useModalDialog';
 import { toast } from 'sonner';
 import { exportAllSnapshots, exportSnapshot, setSetting } from '@/lib/db';
 import { getFormatsClient, type ExportKind } from '@/workers/formatsClient';
@@ -33,16 +34,9 @@ export async function exportEverything() {
 }
 
 export function ExportButton({ sessionId, title }: { sessionId: string; title: string }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState<ExportKind | null>(null);
-
-  useEffect(() => {
-    const d = ref.current;
-    if (!d) return;
-    if (open && !d.open) d.showModal();
-    if (!open && d.open) d.close();
-  }, [open]);
+  const ref = useModalDialog(open);
 
   async function run(k: (typeof KINDS)[number]) {
     setBusy(k.kind);

@@ -2,16 +2,15 @@
 
 import { toast } from 'sonner';
 import { appendEntries } from '@/lib/db';
-import { collectBranchEntries } from '@/lib/branch/collect';
-import { summarizeBranch, type BranchSummaryEngine } from '@/lib/branch/summarize';
-import { compact, type SummaryEngine } from '@/lib/compaction/compact';
-import { summaryOutputBudget } from '@/lib/compaction/prepare';
+import { summarizeBranch } from '@/lib/branch/summarize';
+import { compact } from '@/lib/compaction/compact';
 import { isAbortError } from '@/lib/compaction/summarizer';
 import type { SummaryEntry } from '@/lib/session/revisions';
 import type { EntryId, NewEntry, SummaryDetails, SummaryRevisionEntry } from '@/lib/session/types';
-import { routeSummarizer } from '@/components/client/routeSummarizer';
-import { throttledPatch, useRuns } from '@/components/chat/runStore';
+import { useRuns } from '@/components/chat/runStore';
+import { streamToRun, summaryEngine, summaryPlanOptions } from '@/components/compaction/summaryRun';
 import { syncNow, type CompactionEnv } from '@/components/compaction/compactSession';
+import { prepareAbandonedBranch } from '@/components/branch/leaveBranch';
 import { getTokensClient } from '@/workers/tokensClient';
 
 /**
@@ -44,17 +43,6 @@ export async function saveEdit(env: CompactionEnv, target: SummaryEntry, summary
   }
 }
 
-function plannerFor(env: CompactionEnv, instructions?: string) {
-  const { summarizer, settings } = env;
-  if (!summarizer) return undefined;
-  return {
-    model: summarizer.id,
-    window: summarizer.contextWindow,
-    maxOutputTokens: Math.min(summaryOutputBudget(settings), summarizer.maxOutputTokens ?? Infinity),
-    ...(instructions ? { customInstructions: instructions } : {}),
-  };
-}
-
 /**
  * Writes a new version of a summary from the same material: a compaction
  * re-summarises exactly what it covered (its own cut, the summary it updated);
@@ -70,34 +58,22 @@ export async function regenerate(env: CompactionEnv, target: SummaryEntry, instr
     abort,
     status: 'Regenerating the summary…',
   });
-  let text = '';
-  const patchText = throttledPatch(run);
-  const onDelta = (d: string) => {
-    text += d;
-    patchText({ text });
-  };
+  const onDelta = streamToRun(run);
   try {
     let summary: string;
     let details: SummaryDetails;
-    const plan = plannerFor(env, instructions);
+    const plan = summaryPlanOptions(env, instructions);
     if (target.type === 'compaction') {
       await syncNow(env);
       const prepared = await getTokensClient().prepareRegeneration(env.sessionId, target.id, env.settings, plan);
       if (!prepared) throw new Error('This compaction is not on the current path any more.');
-      const engine: SummaryEngine =
-        prepared.plan && env.summarizer ? { kind: 'model', summarizer: routeSummarizer(env.summarizer.id, env.chatModel?.id), plan: prepared.plan } : { kind: 'extractive' };
-      const result = await compact(prepared.prep, engine, { signal: abort.signal, onDelta });
+      const result = await compact(prepared.prep, summaryEngine(env, prepared.plan), { signal: abort.signal, onDelta });
       if (!result) return false;
       ({ summary, details } = result);
     } else {
-      const tree = env.live.getSnapshot().tree;
-      const entries = target.parentId ? collectBranchEntries(tree, target.fromId, target.parentId).entries : tree.pathTo(target.fromId);
-      const budget = env.summarizer ? env.summarizer.contextWindow - env.settings.reserveTokens : 0;
-      const prepared = await getTokensClient().prepareBranchSummary([...entries], { budget, ...(plan ? { plan } : {}) });
+      const prepared = await prepareAbandonedBranch(env, target.fromId, target.parentId, instructions);
       if (!prepared) throw new Error('The branch this summary came from has nothing left to summarise.');
-      const engine: BranchSummaryEngine =
-        prepared.plan && env.summarizer ? { kind: 'model', summarizer: routeSummarizer(env.summarizer.id, env.chatModel?.id), plan: prepared.plan } : { kind: 'extractive' };
-      const result = await summarizeBranch(prepared.prep, engine, { signal: abort.signal, onDelta });
+      const result = await summarizeBranch(prepared.prep, summaryEngine(env, prepared.plan), { signal: abort.signal, onDelta });
       if (!result) return false;
       summary = result.summary;
       details = { ...result.details, tokensSummarized: prepared.prep.tokens };

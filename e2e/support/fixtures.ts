@@ -1,27 +1,10 @@
 import { test as base, expect, type Page } from '@playwright/test';
+import type { RecordedRequest, Step } from '../mock-llm/server';
 
 export const MOCK_URL = `http://127.0.0.1:${process.env.E2E_MOCK_PORT ?? 4010}`;
 
-export interface MockStep {
-  match?: string;
-  for?: 'chat' | 'summarizer';
-  reply?: string;
-  chunks?: string[];
-  delayMs?: number;
-  chunkDelayMs?: number;
-  usage?: { prompt_tokens: number; completion_tokens: number };
-  error?: { status: number; body: unknown; headers?: Record<string, string> };
-  preset?: '401' | '429' | '500' | 'overflow' | 'broken';
-  breakAfterChunks?: number;
-  hang?: boolean;
-  finishReason?: 'stop' | 'length';
-}
-
-export interface RecordedRequest {
-  path: string;
-  body: unknown;
-  kind: 'chat' | 'summarizer' | 'other';
-}
+export type MockStep = Step;
+export type { RecordedRequest };
 
 /** The scripted model (e2e/mock-llm), reached over loopback like the app server reaches it. */
 export const mock = {

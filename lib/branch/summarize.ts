@@ -1,4 +1,4 @@
-import { askBeforeHooks, hookList } from '@/lib/compaction/compact';
+import { consultBeforeHooks, hookList, notifyAfterHooks } from '@/lib/compaction/compact';
 import { planSequence } from '@/lib/compaction/chunking';
 import { extractiveSummary, type ExtractiveOptions } from '@/lib/compaction/extractive';
 import { fileFooter } from '@/lib/compaction/fileOps';
@@ -79,13 +79,8 @@ export async function summarizeBranch(
 ): Promise<BranchSummaryResult | null> {
   const now = opts.now ?? Date.now;
   const started = now();
-  throwIfAborted(opts.signal);
   const hooks = hookList(opts.hooks);
-  const ctx = opts.signal ? { signal: opts.signal } : {};
-  const decision = await askBeforeHooks(
-    hooks.map((h) => ({ ...(h.name ? { name: h.name } : {}), ...(h.beforeBranchSummary ? { ask: () => h.beforeBranchSummary!(prep, ctx) } : {}) })),
-  );
-  throwIfAborted(opts.signal);
+  const decision = await consultBeforeHooks(hooks, (h, ctx) => (h.beforeBranchSummary ? () => h.beforeBranchSummary!(prep, ctx) : undefined), opts.signal);
   if (decision && 'cancel' in decision) return null;
 
   let summary: string;
@@ -124,14 +119,7 @@ export async function summarizeBranch(
       summarizedEntryCount: prep.items.length,
     },
   };
-  for (const h of hooks) {
-    if (!h.afterBranchSummary) continue;
-    try {
-      await h.afterBranchSummary(result);
-    } catch (e) {
-      opts.onHookError?.(e);
-    }
-  }
+  await notifyAfterHooks(hooks, (h) => h.afterBranchSummary?.(result), opts.onHookError);
   return result;
 }
 

@@ -23,6 +23,43 @@ export function hookList<H>(hooks: H | readonly H[] | undefined): readonly H[] {
   return Array.isArray(hooks) ? (hooks as readonly H[]) : [hooks as H];
 }
 
+/**
+ * Runs observers after a summary is final. A failing observer is reported and
+ * never fails the summary: undoing a finished summary because a watcher threw
+ * would lose work the user waited for.
+ */
+export async function notifyAfterHooks<H>(hooks: readonly H[], call: (h: H) => MaybePromise<void> | undefined, onError?: (error: unknown) => void): Promise<void> {
+  for (const h of hooks) {
+    try {
+      await call(h);
+    } catch (e) {
+      onError?.(e);
+    }
+  }
+}
+
+/**
+ * The start every summary shares: bail out if already aborted, then let the
+ * before-hooks cancel or supply the summary (`ask` picks each hook's
+ * before-method). Throws on abort; null means "no hook decided".
+ */
+export async function consultBeforeHooks<H extends { name?: string }>(
+  hooks: readonly H[],
+  ask: (h: H, ctx: { signal?: AbortSignal }) => (() => MaybePromise<BeforeSummaryDecision>) | undefined,
+  signal: AbortSignal | undefined,
+): Promise<Awaited<ReturnType<typeof askBeforeHooks>>> {
+  throwIfAborted(signal);
+  const ctx = signal ? { signal } : {};
+  const decision = await askBeforeHooks(
+    hooks.map((h) => {
+      const fn = ask(h, ctx);
+      return { ...(h.name ? { name: h.name } : {}), ...(fn ? { ask: fn } : {}) };
+    }),
+  );
+  throwIfAborted(signal);
+  return decision;
+}
+
 export interface HookAsk {
   name?: string;
   ask?: () => MaybePromise<BeforeSummaryDecision>;
@@ -63,14 +100,8 @@ export interface ProducedSummary {
 export async function compact(prep: CompactionPreparation, engine: SummaryEngine, opts: CompactOptions = {}): Promise<CompactionResult | null> {
   const now = opts.now ?? Date.now;
   const started = now();
-  throwIfAborted(opts.signal);
   const hooks = hookList(opts.hooks);
-
-  const ctx = opts.signal ? { signal: opts.signal } : {};
-  const decision = await askBeforeHooks(
-    hooks.map((h) => ({ ...(h.name ? { name: h.name } : {}), ...(h.beforeCompact ? { ask: () => h.beforeCompact!(prep, ctx) } : {}) })),
-  );
-  throwIfAborted(opts.signal);
+  const decision = await consultBeforeHooks(hooks, (h, ctx) => (h.beforeCompact ? () => h.beforeCompact!(prep, ctx) : undefined), opts.signal);
   if (decision && 'cancel' in decision) return null;
 
   let produced: ProducedSummary;
@@ -126,14 +157,7 @@ export async function compact(prep: CompactionPreparation, engine: SummaryEngine
     leafId: prep.leafId,
   };
 
-  for (const h of hooks) {
-    if (!h.afterCompact) continue;
-    try {
-      await h.afterCompact(result);
-    } catch (e) {
-      opts.onHookError?.(e);
-    }
-  }
+  await notifyAfterHooks(hooks, (h) => h.afterCompact?.(result), opts.onHookError);
   return result;
 }
 

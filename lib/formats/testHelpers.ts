@@ -1,3 +1,4 @@
+import { mulberry32 } from '@/lib/testing/generate';
 import { expect } from 'vitest';
 import { sessionEntrySchema, sessionMetaSchema } from '@/lib/session/schema';
 import { SessionTree } from '@/lib/session/tree';
@@ -39,16 +40,7 @@ export function rawRecords(text: string): { line: number; rec: Raw }[] {
 }
 
 /** Deterministic PRNG (mulberry32) so fuzz failures reproduce. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const prng = mulberry32;
 
 export function randomChunks(text: string, rand: () => number, max: number): string[] {
   const out: string[] = [];
