@@ -117,3 +117,28 @@ test.describe('import and export', () => {
     expect(await viewer.locator('img[onerror], a[href^="javascript:"]').count()).toBe(0);
   });
 });
+
+test('back up all sessions as one zip and restore it into an empty browser', async ({ page, browser }) => {
+  await openApp(page);
+  await page.getByLabel('Import file').setInputFiles(join(FIXTURES, 'danny-avila_LibreChat_chatgpt-export.json'));
+  await expect(page.getByText(/Imported 2 sessions/)).toBeVisible();
+  await page.getByLabel('Import file').setInputFiles(join(FIXTURES, 'danny-avila_LibreChat_chatgpt-tree.json'));
+  await expect(page.getByText(/Imported 1 session/)).toBeVisible();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Back up all sessions' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^longctx-backup-\d{4}-\d{2}-\d{2}\.zip$/);
+  const zipPath = await download.path();
+
+  // A fresh browser profile: nothing stored yet.
+  const fresh = await browser.newContext();
+  const other = await fresh.newPage();
+  await openApp(other);
+  await expect(other.getByRole('navigation', { name: 'Sessions' }).getByRole('listitem')).toHaveCount(0);
+  await other.getByLabel('Import file').setInputFiles({ name: 'backup.zip', mimeType: 'application/zip', buffer: readFileSync(zipPath) });
+  await expect(other.getByText(/Imported 3 sessions/)).toBeVisible();
+  await expect(other.getByRole('navigation', { name: 'Sessions' }).getByRole('listitem')).toHaveCount(3);
+  // Restoring the same backup again duplicates nothing.
+  await other.getByLabel('Import file').setInputFiles({ name: 'backup.zip', mimeType: 'application/zip', buffer: readFileSync(zipPath) });
+  await expect(other.getByText(/Already imported/)).toBeVisible();
+  await expect(other.getByRole('navigation', { name: 'Sessions' }).getByRole('listitem')).toHaveCount(3);
+  await fresh.close();
+});

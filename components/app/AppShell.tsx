@@ -70,7 +70,7 @@ export function AppShell() {
         <SessionSidebar>
           <ImportControls />
           <button type="button" className="btn" onClick={() => void exportEverything()}>
-            Export all
+            Back up all sessions
           </button>
           <button type="button" className="btn" onClick={() => setSettingsOpen(true)}>
             Settings

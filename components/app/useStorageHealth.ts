@@ -39,7 +39,7 @@ export function useStorageHealth(enabled: boolean) {
       if (!cancelled && due) {
         toast.info(last === null ? 'Your sessions have never been backed up.' : 'No backup for more than a week.', {
           duration: 20_000,
-          action: { label: 'Export all', onClick: () => void exportEverything() },
+          action: { label: 'Back up now', onClick: () => void exportEverything() },
         });
       }
     })();

@@ -141,7 +141,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         <aside className="side-panel" aria-label="Tree panel">
           <header>
             <h2>Session tree</h2>
-            <button type="button" className="icon-btn" aria-label="Close tree panel" onClick={() => setSidePanel(null)}>
+            <button type="button" className="icon-btn" aria-label="Close panel" onClick={() => setSidePanel(null)}>
               ×
             </button>
           </header>
@@ -154,7 +154,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         <aside className="side-panel" aria-label="Timeline panel">
           <header>
             <h2>Timeline</h2>
-            <button type="button" className="icon-btn" aria-label="Close timeline panel" onClick={() => setSidePanel(null)}>
+            <button type="button" className="icon-btn" aria-label="Close panel" onClick={() => setSidePanel(null)}>
               ×
             </button>
           </header>
