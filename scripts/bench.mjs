@@ -125,6 +125,9 @@ const HEADLINES = {
   load: (r) => [
     [`${r.requests} requests (${r.rounds} × ${r.concurrency.chats} chats + ${r.concurrency.summaries} summaries at once)`, `${f(r.wallSeconds, 2)} s → ${f(r.requestsPerSecond, 1)} req/s, ${f(r.tokensPerSecond, 0)} streamed tokens/s`],
     ['time to first byte p50 / p95 / max', `${f(r.latency.all.ttfbMs.p50, 0)} / ${f(r.latency.all.ttfbMs.p95, 0)} / ${f(r.latency.all.ttfbMs.max, 0)} ms`],
+    ...(r.latency.afterFirstRound
+      ? [['…after round 1 (server warm) p50 / p95 / max', `${f(r.latency.afterFirstRound.ttfbMs.p50, 0)} / ${f(r.latency.afterFirstRound.ttfbMs.p95, 0)} / ${f(r.latency.afterFirstRound.ttfbMs.max, 0)} ms`]]
+      : []),
     ['total time p50 / p95', `${f(r.latency.all.totalMs.p50, 0)} / ${f(r.latency.all.totalMs.p95, 0)} ms`],
     ['errors / dropped (goal 0 / 0)', `${r.errors} / ${r.dropped}`],
   ],
