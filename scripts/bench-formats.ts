@@ -32,7 +32,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, openAsBlob, readFileSync, rmSync, statSync, mkdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
@@ -44,7 +44,7 @@ import { allFixtureFiles, FIXTURES_DIR } from '@/lib/testing/fixtures';
 import { generateSession } from '@/lib/testing/generate';
 import { chatGptExportChunks, emptyShape, type ChatGptExportShape } from '@/lib/testing/generateChatGpt';
 import { createFormatsApi } from '@/workers/formats.api';
-import { args, fmt, numArg, QUICK, stats, table } from './benchReport';
+import { args, fmt, machine, machineLine, numArg, QUICK, stats, table } from './benchReport';
 
 const CHILD = args[0] === '--child';
 const EXPORT_MB = numArg('--export-mb') ?? (QUICK ? 10 : 100);
@@ -463,7 +463,7 @@ async function exportsAndRoundTrip() {
 async function main() {
   const t0 = now();
   console.log(
-    `Import/export bench — Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? '?'}), load average ${loadavg().map((x) => fmt(x, 2)).join(' ')}${QUICK ? ', quick' : ''}\n`,
+    `Import/export bench — ${machineLine()}${QUICK ? ', quick' : ''}\n`,
   );
 
   const fixtures = await fixtureImports();
@@ -549,10 +549,7 @@ async function main() {
   console.log(`   re-exporting the imported session gives the same JSONL bytes: ${ex.roundTrip.checks.jsonlBytesAgain}\n`);
 
   const result = {
-    generatedAt: new Date().toISOString(),
-    node: process.version,
-    cores: availableParallelism(),
-    cpu: cpus()[0]?.model,
+    ...machine(),
     quick: QUICK,
     loadAverage: loadavg(),
     fixtures,

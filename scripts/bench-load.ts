@@ -31,7 +31,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { availableParallelism, cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assemblePrompt, initialInstructions, SUMMARIZER_SYSTEM, updateInstructions } from '@/lib/compaction/prompts';
@@ -43,7 +43,7 @@ import type { ContextItem } from '@/lib/session/context';
 import type { MessageEntry, SessionEntry, UserMessage } from '@/lib/session/types';
 import { generateSession, Rng } from '@/lib/testing/generate';
 import { countText } from '@/lib/tokens/exact';
-import { args, fmt, numArg, QUICK, stats, table } from './benchReport';
+import { args, fmt, machine, machineLine, numArg, QUICK, stats, table } from './benchReport';
 
 const ROUNDS = numArg('--rounds') ?? (QUICK ? 1 : 3);
 const CONCURRENCY = numArg('--concurrency') ?? (QUICK ? 10 : 50);
@@ -435,7 +435,7 @@ function summarise(samples: Sample[]) {
 async function main() {
   const t0 = now();
   console.log(
-    `Route load bench — ${ROUNDS} round(s) of ${CONCURRENCY} chats + ${CONCURRENCY} summaries at once, Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? '?'}), load average ${loadavg().map((x) => fmt(x, 2)).join(' ')}\n`,
+    `Route load bench — ${ROUNDS} round(s) of ${CONCURRENCY} chats + ${CONCURRENCY} summaries at once, ${machineLine()}\n`,
   );
 
   let buildSeconds = 0;
@@ -546,10 +546,7 @@ async function main() {
     return { bodyBytes: Math.round(js.reduce((n, j) => n + j.bodyBytes, 0) / js.length), contextItems: js.reduce((n, j) => n + j.contextItems, 0) / js.length };
   };
   const result = {
-    generatedAt: new Date().toISOString(),
-    node: process.version,
-    cores: availableParallelism(),
-    cpu: cpus()[0]?.model,
+    ...machine(),
     quick: QUICK,
     rounds: ROUNDS,
     concurrency: { chats: CONCURRENCY, summaries: CONCURRENCY },

@@ -17,7 +17,7 @@
  *   --entries N      size of the generated session (default 10,000)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -35,7 +35,7 @@ import { countEntry, createExactCounter } from '@/lib/tokens/exact';
 import { PathTokenIndex, usableUsage, usageInputTokens } from '@/lib/tokens/pathIndex';
 import { COUNT_BATCH_SIZE, countEntriesInBatches } from '@/workers/countBatches';
 import type { TokensApi } from '@/workers/tokens.api';
-import { stats, fmt, pct, table } from './benchReport';
+import { stats, fmt, machine, machineLine, pct, table } from './benchReport';
 
 const args = process.argv.slice(2);
 const QUICK = args.includes('--quick');
@@ -391,7 +391,7 @@ function calibrationReplay(fixture: FixtureName = 'piV1') {
 
 async function main() {
   const t0 = now();
-  console.log(`Token accounting bench — ${ENTRIES.toLocaleString()} generated entries (seed ${SEED}), Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? '?'})\n`);
+  console.log(`Token accounting bench — ${ENTRIES.toLocaleString()} generated entries (seed ${SEED}), ${machineLine()}\n`);
   const { entries } = generateSession({ seed: SEED, entries: ENTRIES, model: MODEL, usage: true });
 
   const tp = await throughput(ENTRIES);
@@ -470,10 +470,7 @@ async function main() {
   }
 
   const result = {
-    generatedAt: new Date().toISOString(),
-    node: process.version,
-    cores: availableParallelism(),
-    cpu: cpus()[0]?.model,
+    ...machine(),
     session: { entries: ENTRIES, seed: SEED },
     throughput: tp,
     append: ap,

@@ -1,4 +1,6 @@
-/** Shared by the bench scripts: their command-line options, summary statistics and the plain-text tables they print. */
+/** Shared by the bench scripts: their command-line options, the machine they ran on, summary statistics and the plain-text tables they print. */
+
+import { availableParallelism, cpus, loadavg } from 'node:os';
 
 export const args = process.argv.slice(2);
 export const QUICK = args.includes('--quick');
@@ -42,4 +44,14 @@ export function table(head: string[], rows: (string | number)[][]) {
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of cells.slice(1)) console.log(line(r));
   console.log();
+}
+
+/** Where and when a bench ran, recorded in every results file: figures only compare on the same machine. */
+export function machine() {
+  return { generatedAt: new Date().toISOString(), node: process.version, cores: availableParallelism(), cpu: cpus()[0]?.model };
+}
+
+/** The same for the heading a bench prints, with the load average: a busy machine explains slow figures. */
+export function machineLine(): string {
+  return `Node ${process.version}, ${availableParallelism()} cores (${cpus()[0]?.model ?? '?'}), load average ${loadavg().map((x) => fmt(x, 2)).join(' ')}`;
 }
