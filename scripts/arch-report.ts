@@ -112,7 +112,9 @@ function analyse(abs: string): FileInfo {
     if (mods?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword) && node.parent === sf) {
       const isDefault = mods.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
       if (isDefault) exports.push('default');
-      else if (ts.isVariableStatement(node)) for (const d of node.declarationList.declarations) ts.isIdentifier(d.name) && exports.push(d.name.text);
+      else if (ts.isVariableStatement(node)) {
+        for (const d of node.declarationList.declarations) if (ts.isIdentifier(d.name)) exports.push(d.name.text);
+      }
       else if ('name' in node && node.name && ts.isIdentifier(node.name as ts.Node)) exports.push((node.name as ts.Identifier).text);
     }
     ts.forEachChild(node, visit);
