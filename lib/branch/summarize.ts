@@ -1,13 +1,11 @@
-import { consultBeforeHooks, hookList, notifyAfterHooks } from '@/lib/compaction/compact';
 import { planSequence } from '@/lib/compaction/chunking';
-import { extractiveSummary, type ExtractiveOptions } from '@/lib/compaction/extractive';
+import { extractiveSummary } from '@/lib/compaction/extractive';
 import { fileFooter } from '@/lib/compaction/fileOps';
 import { planLimits, type PlanOptions } from '@/lib/compaction/plan';
 import { SUMMARIZER_SYSTEM, branchInstructions } from '@/lib/compaction/prompts';
-import { runSummaryPlan, type RunPlanOptions } from '@/lib/compaction/run';
-import { throwIfAborted, type TextSummarizer } from '@/lib/compaction/summarizer';
-import type { BeforeSummaryDecision, FileLists, MaybePromise, SummaryPlan } from '@/lib/compaction/types';
-import { DEFAULT_COMPACTION_SETTINGS, type EntryId, type NewEntry, type SummarizerInfo, type SummaryDetails, type Usage } from '@/lib/session/types';
+import { hookList, notifyAfterHooks, produceSummary, producedDetails, type SummaryEngine, type SummaryRunOptions } from '@/lib/compaction/produce';
+import type { BeforeSummaryDecision, MaybePromise, SummaryPlan } from '@/lib/compaction/types';
+import { DEFAULT_COMPACTION_SETTINGS, type EntryId, type NewEntry, type SummaryDetails } from '@/lib/session/types';
 import type { BranchSummaryPreparation } from './prepare';
 
 const BRANCH_CHAIN_NOTE =
@@ -56,15 +54,7 @@ export interface BranchSummaryHooks {
   afterBranchSummary?(result: BranchSummaryResult): MaybePromise<void>;
 }
 
-export type BranchSummaryEngine =
-  | { kind: 'model'; summarizer: TextSummarizer; plan: SummaryPlan }
-  | { kind: 'extractive'; options?: ExtractiveOptions };
-
-export interface SummarizeBranchOptions extends RunPlanOptions {
-  hooks?: BranchSummaryHooks | readonly BranchSummaryHooks[];
-  now?: () => number;
-  onHookError?: (error: unknown) => void;
-}
+export type SummarizeBranchOptions = SummaryRunOptions<BranchSummaryHooks>;
 
 /**
  * Summarises an abandoned branch. Resolves with the data of the
@@ -72,54 +62,25 @@ export interface SummarizeBranchOptions extends RunPlanOptions {
  * to, `fromId` = old leaf), or null when a hook cancelled; rejects with an
  * AbortError on abort, leaving nothing behind.
  */
-export async function summarizeBranch(
-  prep: BranchSummaryPreparation,
-  engine: BranchSummaryEngine,
-  opts: SummarizeBranchOptions = {},
-): Promise<BranchSummaryResult | null> {
-  const now = opts.now ?? Date.now;
-  const started = now();
-  const hooks = hookList(opts.hooks);
-  const decision = await consultBeforeHooks(hooks, (h, ctx) => (h.beforeBranchSummary ? () => h.beforeBranchSummary!(prep, ctx) : undefined), opts.signal);
-  if (decision && 'cancel' in decision) return null;
-
-  let summary: string;
-  let summarizer: SummarizerInfo;
-  let usage: Usage | undefined;
-  let fileOps: FileLists = prep.fileOps;
-  let customInstructions: string | undefined;
-  if (decision) {
-    summary = decision.summary;
-    summarizer = { kind: 'hook', name: decision.name };
-    usage = decision.details?.usage;
-    fileOps = { readFiles: decision.details?.readFiles ?? prep.fileOps.readFiles, modifiedFiles: decision.details?.modifiedFiles ?? prep.fileOps.modifiedFiles };
-  } else if (engine.kind === 'model') {
-    const run = await runSummaryPlan(engine.plan, engine.summarizer, opts);
-    summary = run.text;
-    summarizer = engine.summarizer.info;
-    usage = run.usage;
-    customInstructions = engine.plan.customInstructions;
-  } else {
-    summary = extractiveSummary({ kind: 'branch', items: prep.items, fileOps: prep.fileOps }, engine.options);
-    summarizer = { kind: 'extractive' };
-  }
-  throwIfAborted(opts.signal);
-
+export async function summarizeBranch(prep: BranchSummaryPreparation, engine: SummaryEngine, opts: SummarizeBranchOptions = {}): Promise<BranchSummaryResult | null> {
+  const produced = await produceSummary<BranchSummaryHooks>({
+    engine,
+    fileOps: prep.fileOps,
+    extractive: (options) => extractiveSummary({ kind: 'branch', items: prep.items, fileOps: prep.fileOps }, options),
+    ask: (h, ctx) => (h.beforeBranchSummary ? () => h.beforeBranchSummary!(prep, ctx) : undefined),
+    opts,
+  });
+  if (!produced) return null;
   const result: BranchSummaryResult = {
-    summary,
+    summary: produced.summary,
     fromId: prep.fromId,
     details: {
-      readFiles: fileOps.readFiles,
-      modifiedFiles: fileOps.modifiedFiles,
-      summarizer,
-      durationMs: Math.max(0, now() - started),
-      ...(usage ? { usage } : {}),
-      ...(customInstructions ? { customInstructions } : {}),
+      ...producedDetails(produced),
       ...(prep.firstIncludedEntryId ? { firstSummarizedEntryId: prep.firstIncludedEntryId } : {}),
       summarizedEntryCount: prep.items.length,
     },
   };
-  await notifyAfterHooks(hooks, (h) => h.afterBranchSummary?.(result), opts.onHookError);
+  await notifyAfterHooks(hookList(opts.hooks), (h) => h.afterBranchSummary?.(result), opts.onHookError);
   return result;
 }
 
