@@ -1,5 +1,6 @@
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
+import { boundaryConfigs } from './scripts/lint/boundaries.mjs';
 
 const config = [
   ...nextVitals,
@@ -13,21 +14,8 @@ const config = [
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
-  {
-    // lib/ is the pure domain: no React, no Dexie (outside lib/db), no direct network.
-    files: ['lib/**/*.ts'],
-    ignores: ['lib/db/**'],
-    rules: {
-      'no-restricted-imports': ['error', { paths: ['react', 'react-dom', 'dexie', 'dexie-react-hooks', 'zustand', 'next', 'next/server'], patterns: ['@/components/*', '@/app/*', '@/lib/db/*'] }],
-      'no-restricted-globals': ['error', { name: 'fetch', message: 'lib/ has no network: inject a transport instead.' }, 'indexedDB', 'localStorage', 'window', 'document'],
-    },
-  },
-  {
-    files: ['app/api/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: ['@/components/*', '@/lib/db/*', '@/workers/*'] }],
-    },
-  },
+  // The layers of docs/architecture.md, each arrow a rule (scripts/lint/boundaries.mjs).
+  ...boundaryConfigs,
 ];
 
 export default config;

@@ -120,6 +120,8 @@ function analyse(abs: string): FileInfo {
     ts.forEachChild(node, visit);
   };
   visit(sf);
+  // A store module that exports a hook (zustand's create) is React state, not domain logic.
+  if (exports.some((n) => /^use[A-Z]/.test(n))) react = true;
   return { path: rel(abs), lines: text.split('\n').length, imports, exports, reexports, starTargets, react };
 }
 

@@ -33,8 +33,8 @@ import { countingInput, framingTokens } from '@/lib/tokens/entryText';
 import { estimateEntryTokens } from '@/lib/tokens/estimate';
 import { countEntry, createExactCounter } from '@/lib/tokens/exact';
 import { PathTokenIndex, usableUsage, usageInputTokens } from '@/lib/tokens/pathIndex';
-import { COUNT_BATCH_SIZE, countEntriesInBatches } from '@/workers/countBatches';
-import type { TokensApi } from '@/workers/tokens.api';
+import { COUNT_BATCH_SIZE, countEntriesInBatches } from '@/lib/tokens/countBatches';
+import type { TokensService } from '@/lib/sessionTokens/service';
 import { stats, fmt, machine, machineLine, pct, table } from './benchReport';
 
 const args = process.argv.slice(2);
@@ -69,7 +69,7 @@ function withCaches(entries: SessionEntry[]): SessionEntry[] {
 
 async function throughput(sessionEntries: number) {
   const worker = new Worker(new URL('../workers/tokens.node-worker.ts', import.meta.url), { execArgv: ['--import', 'tsx'] });
-  const api = wrap<TokensApi>(nodeEndpoint(worker));
+  const api = wrap<TokensService>(nodeEndpoint(worker));
   await api.ping();
   const BATCH = COUNT_BATCH_SIZE;
 
@@ -216,7 +216,7 @@ async function appendLatency(entries: SessionEntry[]) {
 
   // (c) end to end through the worker: RPC, clone, count, figure, cut.
   const worker = new Worker(new URL('../workers/tokens.node-worker.ts', import.meta.url), { execArgv: ['--import', 'tsx'] });
-  const api = wrap<TokensApi>(nodeEndpoint(worker));
+  const api = wrap<TokensService>(nodeEndpoint(worker));
   // Opening a session: the whole cached path crosses once and the index is built.
   const loadTimes: number[] = [];
   for (let r = 0; r < 3; r++) {

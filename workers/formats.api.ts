@@ -4,9 +4,8 @@
  * The API is plain functions over lib/formats so tests call it directly.
  */
 import { exportArchive, exportHtml, exportJsonl, exportMarkdown, importBytes, importStream, isZip, type ImportResult } from '@/lib/formats';
+import type { ExportKind } from '@/lib/flows/ports';
 import type { SessionSnapshot } from '@/lib/session/types';
-
-export type ExportKind = 'jsonl' | 'markdown' | 'markdown-all' | 'html';
 
 export type ProgressFn = (bytesRead: number, totalBytes: number) => void;
 

@@ -5,7 +5,6 @@
 import { proxy, wrap, type Remote } from 'comlink';
 import type { FormatsApi, ProgressFn } from './formats.api';
 
-export type { ExportKind } from './formats.api';
 
 let client: Remote<FormatsApi> | null = null;
 

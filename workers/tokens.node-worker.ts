@@ -6,7 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { expose } from 'comlink';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
-import { createTokensApi } from './tokens.api';
+import { createTokensService } from '@/lib/sessionTokens/service';
 
 if (!parentPort) throw new Error('tokens.node-worker must run in a worker thread');
-expose(createTokensApi(), nodeEndpoint(parentPort));
+expose(createTokensService(), nodeEndpoint(parentPort));

@@ -3,6 +3,6 @@
  * here; the main thread talks to it through tokensClient.ts.
  */
 import { expose } from 'comlink';
-import { createTokensApi } from './tokens.api';
+import { createTokensService } from '@/lib/sessionTokens/service';
 
-expose(createTokensApi());
+expose(createTokensService());

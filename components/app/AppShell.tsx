@@ -1,17 +1,16 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import { useLiveQuery } from 'dexie-react-hooks';
-import { getSession } from '@/lib/db';
+import { openDatabase, watchSessionRow, type SessionRow } from '@/lib/db';
+import { errorMessage } from '@/lib/errors';
 import { SettingsDialog } from '@/components/settings/SettingsDialog';
-import { getDB, toStorageError } from '@/lib/db';
 import { SessionSidebar } from '@/components/sessions/SessionSidebar';
 import { ImportControls } from '@/components/importexport/ImportControls';
-import { exportEverything } from '@/components/importexport/ExportDialog';
 import { SessionView } from '@/components/chat/SessionView';
 import { NoModelNotice } from '@/components/models/NoModelNotice';
-import { sessionIdFromHash, useUi } from './uiStore';
-import { useStorageHealth } from './useStorageHealth';
+import { useFlows } from '@/components/state/FlowsProvider';
+import { useWatched } from '@/components/state/hooks';
+import { sessionIdFromHash, useUi } from '@/components/state/uiStore';
 
 type StorageState = { status: 'checking' } | { status: 'ok' } | { status: 'unavailable'; message: string };
 
@@ -22,11 +21,10 @@ function useStorageCheck(): StorageState {
     let cancelled = false;
     (async () => {
       try {
-        if (typeof indexedDB === 'undefined') throw Object.assign(new Error('indexedDB missing'), { name: 'MissingAPIError' });
-        await getDB().open();
+        await openDatabase();
         if (!cancelled) setState({ status: 'ok' });
       } catch (err) {
-        if (!cancelled) setState({ status: 'unavailable', message: toStorageError(err).message });
+        if (!cancelled) setState({ status: 'unavailable', message: errorMessage(err) });
       }
     })();
     return () => {
@@ -37,11 +35,20 @@ function useStorageCheck(): StorageState {
 }
 
 export function AppShell() {
+  const flows = useFlows();
   const storage = useStorageCheck();
-  useStorageHealth(storage.status === 'ok');
   const { sessionId, selectSession } = useUi();
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const sessionRow = useLiveQuery(async () => (sessionId ? ((await getSession(sessionId)) ?? null) : null), [sessionId]);
+  const sessionRow = useWatched<SessionRow | undefined>((cb) => watchSessionRow(sessionId ?? '', cb), [sessionId], undefined);
+
+  useEffect(() => {
+    if (storage.status !== 'ok') return;
+    let cancelled = false;
+    void flows.checkStorageHealth(() => cancelled);
+    return () => {
+      cancelled = true;
+    };
+  }, [flows, storage.status]);
 
   // The URL hash names the open session, so reload and back/forward reopen it.
   useEffect(() => {
@@ -69,7 +76,7 @@ export function AppShell() {
       <aside className="sidebar-wrap" aria-label="Session list">
         <SessionSidebar>
           <ImportControls />
-          <button type="button" className="btn" onClick={() => void exportEverything()}>
+          <button type="button" className="btn" onClick={() => void flows.exportEverything()}>
             Back up all sessions
           </button>
           <button type="button" className="btn" onClick={() => setSettingsOpen(true)}>

@@ -3,6 +3,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Toaster } from 'sonner';
+import { FlowsProvider } from '@/components/state/FlowsProvider';
 
 export function Providers({ children }: { children: React.ReactNode }) {
   const [client] = useState(
@@ -13,7 +14,7 @@ export function Providers({ children }: { children: React.ReactNode }) {
   );
   return (
     <QueryClientProvider client={client}>
-      {children}
+      <FlowsProvider>{children}</FlowsProvider>
       <Toaster position="bottom-left" richColors closeButton duration={6000} />
     </QueryClientProvider>
   );

@@ -3,7 +3,7 @@
 import { memo, useState } from 'react';
 import { toast } from 'sonner';
 import { Markdown } from '@/components/common/Markdown';
-import { formatTokens } from '@/components/common/format';
+import { formatCount } from '@/lib/format/numbers';
 import { Icon } from '@/components/common/Icon';
 import { messageText } from '@/lib/session/messages';
 import type { AssistantMessage, ChatMessage, ImagePart, SessionEntry, ToolResultMessage, UserContent } from '@/lib/session/types';
@@ -55,7 +55,7 @@ function UserBody({ content }: { content: UserContent[] }) {
           <ImageView key={i} part={p} />
         ) : (
           <div key={i} className="attachment">
-            <Icon name="clip" /> {p.name} ({p.mimeType}, {formatTokens(p.byteLength)} bytes)
+            <Icon name="clip" /> {p.name} ({p.mimeType}, {formatCount(p.byteLength)} bytes)
           </div>
         ),
       )}
@@ -95,7 +95,7 @@ function ToolResultBody({ message }: { message: ToolResultMessage }) {
   return (
     <details className={`tool-result${message.isError ? ' error' : ''}`}>
       <summary>
-        <span className="tag">{message.isError ? 'tool error' : 'tool result'}</span> {message.toolName} · {formatTokens(text.length)} chars
+        <span className="tag">{message.isError ? 'tool error' : 'tool result'}</span> {message.toolName} · {formatCount(text.length)} chars
       </summary>
       <pre className="pre">{full || !long ? text : `${text.slice(0, TOOL_RESULT_PREVIEW)}…`}</pre>
       {long && (
@@ -234,7 +234,7 @@ export const MessageItem = memo(function MessageItem({
           </button>
           {assistant?.usage && (
             <span className="muted small" title="Tokens the provider reported for this request">
-              {formatTokens(assistant.usage.input + (assistant.usage.cacheRead ?? 0) + (assistant.usage.cacheWrite ?? 0))} in · {formatTokens(assistant.usage.output)} out
+              {formatCount(assistant.usage.input + (assistant.usage.cacheRead ?? 0) + (assistant.usage.cacheWrite ?? 0))} in · {formatCount(assistant.usage.output)} out
             </span>
           )}
         </footer>

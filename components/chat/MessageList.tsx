@@ -3,25 +3,18 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { Markdown } from '@/components/common/Markdown';
-import { formatTokens } from '@/components/common/format';
+import { formatCount } from '@/lib/format/numbers';
 import type { SessionContext } from '@/lib/session/context';
+import { summarizerLabel } from '@/lib/timeline/summarizerLabel';
 import type { EffectiveSummary } from '@/lib/session/revisions';
 import type { SessionTree } from '@/lib/session/tree';
 import type { EntryId, SessionEntry } from '@/lib/session/types';
 import { MessageItem, type MessageActions } from './MessageItem';
-import type { Run } from './runStore';
+import type { Run } from '@/lib/flows/runs';
 
 type Row =
   | { key: string; kind: 'entry'; entry: SessionEntry; index: number }
   | { key: string; kind: 'pending'; run: Run };
-
-function summarizerLabel(s: EffectiveSummary): string {
-  const info = s.details.summarizer;
-  if (info.kind === 'model') return info.model;
-  if (info.kind === 'extractive') return 'extractive, no model';
-  if (info.kind === 'hook') return `hook: ${info.name}`;
-  return `imported from ${info.source}`;
-}
 
 function SummaryInline({ entry, effective, onJumpTo }: { entry: SessionEntry; effective?: EffectiveSummary; onJumpTo?: (id: EntryId) => void }) {
   if (entry.type !== 'compaction' && entry.type !== 'branch_summary') return null;
@@ -35,10 +28,10 @@ function SummaryInline({ entry, effective, onJumpTo }: { entry: SessionEntry; ef
         {entry.type === 'compaction' && (
           <span className="muted small">
             {' '}
-            · {formatTokens(entry.tokensBefore)} → {entry.tokensAfter !== undefined ? formatTokens(entry.tokensAfter) : '?'} tokens
+            · {formatCount(entry.tokensBefore)} → {entry.tokensAfter !== undefined ? formatCount(entry.tokensAfter) : '?'} tokens
           </span>
         )}
-        {effective && <span className="muted small"> · {summarizerLabel(effective)}</span>}
+        {effective && <span className="muted small"> · {summarizerLabel(effective.details.summarizer)}</span>}
         {undone && <span className="tag">undone</span>}
         {entry.type === 'compaction' && onJumpTo && (
           <button type="button" className="link-btn" onClick={() => onJumpTo(entry.firstKeptEntryId)}>

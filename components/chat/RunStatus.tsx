@@ -1,7 +1,7 @@
 'use client';
 
 import { Markdown } from '@/components/common/Markdown';
-import type { Run } from './runStore';
+import type { Run } from '@/lib/flows/runs';
 
 /** A summary being written outside the Compact dialog (auto-compaction, branch summaries), streamed as it comes. */
 export function RunStatus({ run }: { run: Run }) {

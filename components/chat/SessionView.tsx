@@ -1,31 +1,30 @@
 'use client';
 
-import { useCallback, useMemo, useState } from 'react';
-import { toast } from 'sonner';
-import { appendEntries, updateSession } from '@/lib/db';
-import { useUi } from '@/components/app/uiStore';
+import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
+import { autoCompactLimit } from '@/lib/flows/compaction';
+import { chooseSummarizer, resolveModel } from '@/lib/flows/models';
+import type { SessionEnv } from '@/lib/flows/session';
+import { countingModel } from '@/lib/flows/summaryPipeline';
+import { effectiveCompactionSettings } from '@/lib/settings/appSettings';
+import type { EntryId } from '@/lib/session/types';
+import { useFlows } from '@/components/state/FlowsProvider';
+import { useAppSettings, useRun } from '@/components/state/hooks';
+import { useUi } from '@/components/state/uiStore';
 import { ModelPicker } from '@/components/models/ModelPicker';
-import { resolveModel, useModels } from '@/components/models/useModels';
+import { useModels } from '@/components/models/useModels';
 import { ExportButton } from '@/components/importexport/ExportDialog';
 import { CompactDialog } from '@/components/compaction/CompactDialog';
 import { ContextMeter } from '@/components/compaction/ContextMeter';
-import { autoCompactIfNeeded, autoCompactLimit, compactBeforeSendIfNeeded, recoverFromOverflow, type CompactionEnv } from '@/components/compaction/compactSession';
-import { effectiveCompactionSettings, useAppSettings } from '@/components/settings/useSettings';
 import { useLiveSession } from '@/components/session/useLiveSession';
 import { useContextFigure } from '@/components/session/useContextFigure';
-import { tokenSync } from '@/components/session/tokenSync';
-import type { EntryId } from '@/lib/session/types';
-import { TreePanel } from '@/components/tree/TreePanel';
-import { TimelinePanel } from '@/components/timeline/TimelinePanel';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
+import { PANELS } from './panels';
 import { RunStatus } from './RunStatus';
-import { useRun } from './runStore';
-import { useChatActions, useLatest } from './useChatActions';
-import { useInterruptedRepair } from './useInterruptedRepair';
 
 export function SessionView({ sessionId }: { sessionId: string }) {
-  const { store, state, context, labels } = useLiveSession(sessionId);
+  const session = useFlows().session(sessionId);
+  const { state, context, labels } = useLiveSession(session);
   const { data: models } = useModels();
   const appSettings = useAppSettings();
   const run = useRun(sessionId);
@@ -35,63 +34,43 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const setSidePanel = useUi((s) => s.setSidePanel);
   const [scrollTo, setScrollTo] = useState<{ id: EntryId; nonce: number } | null>(null);
   const [compactOpen, setCompactOpen] = useState(false);
-  useInterruptedRepair(sessionId, state.tree, state.version);
 
   const chatModel = resolveModel(models, context.model ?? state.row?.model);
-  const summarizer = useMemo(() => {
-    const wanted = appSettings.summarizerModel || models?.summarizerModel;
-    return models?.models.find((m) => m.id === wanted) ?? chatModel;
-  }, [appSettings.summarizerModel, models, chatModel]);
-  const settings = effectiveCompactionSettings(appSettings.compaction, state.row);
-  const systemPrompt = state.row?.systemPrompt;
+  const summarizer = useMemo(() => chooseSummarizer(models, appSettings.summarizerModel, chatModel), [models, appSettings.summarizerModel, chatModel]);
+  const env: SessionEnv = {
+    chatModel,
+    summarizer,
+    settings: effectiveCompactionSettings(appSettings.compaction, state.row),
+    systemPrompt: state.row?.systemPrompt,
+    title: state.row?.title,
+  };
+  // The flows read the environment when they run, so it is handed over on every render.
+  useLayoutEffect(() => session.setEnv(env));
 
   const figure = useContextFigure(
-    sessionId,
+    session,
     context.path,
-    state.status !== 'ready'
-      ? null
-      : chatModel
-        ? { model: chatModel.id, contextWindow: chatModel.contextWindow, systemPrompt }
-        : { model: summarizer?.id ?? 'openai:gpt-4o', systemPrompt },
+    state.status !== 'ready' ? null : { model: countingModel(env), contextWindow: chatModel?.contextWindow, systemPrompt: env.systemPrompt },
   );
 
-  // Read by async flows at the moment they need it (useLatest), so it is rebuilt every render.
-  const env: CompactionEnv = { sessionId, live: store, sync: tokenSync(sessionId), chatModel, summarizer, settings, systemPrompt };
-  const envRef = useLatest(env);
-
-  const hooks = useMemo(
-    () => ({
-      beforeSend: (content: Parameters<typeof compactBeforeSendIfNeeded>[1]) => compactBeforeSendIfNeeded(envRef.current, content),
-      afterTurn: () => autoCompactIfNeeded(envRef.current),
-      onOverflow: (r: Parameters<typeof recoverFromOverflow>[1]) => recoverFromOverflow(envRef.current, r),
-    }),
-    [envRef],
-  );
-  const actions = useChatActions({ sessionId, live: store, row: state.row, model: chatModel?.id, hooks });
-
-  const onModelChange = useCallback(
-    async (id: string) => {
-      try {
-        // A model change is part of the history: it is recorded on the path, and the session remembers it.
-        const leaf = store.getSnapshot().leafId;
-        const created = await appendEntries(sessionId, leaf, [{ type: 'model_change', model: id }]);
-        store.applyLocal(created, created[0]!.id);
-        await updateSession(sessionId, { model: id });
-      } catch (err) {
-        toast.error(err instanceof Error ? err.message : String(err));
-      }
-    },
-    [sessionId, store],
-  );
+  // A reply left "streaming" by a closed tab is marked interrupted once no tab holds its lock.
+  useEffect(() => {
+    let cancelled = false;
+    const timer = setTimeout(() => void session.repairInterrupted({ cancelled: () => cancelled }), 500);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [session, state.version]);
 
   const messageActions = useMemo(
     () => ({
-      onEdit: actions.editAndResend,
-      onRegenerate: actions.regenerate,
-      onSwitchSibling: actions.switchSibling,
+      onEdit: session.editAndResend,
+      onRegenerate: session.regenerateReply,
+      onSwitchSibling: session.switchSibling,
       onJumpTo: (id: EntryId) => setScrollTo({ id, nonce: Date.now() }),
     }),
-    [actions],
+    [session],
   );
 
   if (state.status === 'loading') return <div className="fullpage-message muted">Loading session…</div>;
@@ -104,24 +83,24 @@ export function SessionView({ sessionId }: { sessionId: string }) {
     );
 
   const busy = run !== undefined;
-  const toggle = (p: 'tree' | 'timeline') => setSidePanel(sidePanel === p ? null : p);
+  const panel = PANELS.find((p) => p.id === sidePanel);
+  const panelProps = { session, state, context, labels, busy, onJumpTo: messageActions.onJumpTo };
   return (
     <div className="session-layout">
       <div className="chat-column">
         <header className="topbar">
           <h1 title={state.row?.title}>{state.row?.title}</h1>
-          <ModelPicker data={models} value={chatModel?.id} onChange={onModelChange} />
+          <ModelPicker data={models} value={chatModel?.id} onChange={session.changeModel} />
           <ContextMeter figure={figure} window={chatModel?.contextWindow} limit={autoCompactLimit(env)} />
           <button type="button" className="btn" disabled={busy || context.path.length === 0} onClick={() => setCompactOpen(true)}>
             Compact
           </button>
           <span className="grow" />
-          <button type="button" className="btn" aria-pressed={sidePanel === 'tree'} onClick={() => toggle('tree')}>
-            Tree
-          </button>
-          <button type="button" className="btn" aria-pressed={sidePanel === 'timeline'} onClick={() => toggle('timeline')}>
-            Timeline
-          </button>
+          {PANELS.map((p) => (
+            <button key={p.id} type="button" className="btn" aria-pressed={sidePanel === p.id} onClick={() => setSidePanel(sidePanel === p.id ? null : p.id)}>
+              {p.label}
+            </button>
+          ))}
           <ExportButton sessionId={sessionId} title={state.row?.title ?? 'session'} />
         </header>
         <MessageList tree={state.tree} context={context} labels={labels} run={run} actions={messageActions} scrollToId={scrollTo} />
@@ -130,40 +109,25 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           draft={draft}
           onDraft={(t) => setDraft(sessionId, t)}
           busy={busy}
-          onStop={actions.stop}
+          onStop={session.stop}
           onSend={(text, attachments) => {
             setDraft(sessionId, '');
-            void actions.send(text, attachments);
+            void session.send(text, attachments);
           }}
         />
       </div>
-      {sidePanel === 'tree' && (
-        <aside className="side-panel" aria-label="Tree panel">
+      {panel && (
+        <aside className="side-panel" aria-label={`${panel.label} panel`}>
           <header>
-            <h2>Session tree</h2>
+            <h2>{panel.title}</h2>
             <button type="button" className="icon-btn" aria-label="Close panel" onClick={() => setSidePanel(null)}>
               ×
             </button>
           </header>
-          <div className="side-body tree-body">
-            <TreePanel env={env} context={context} labels={labels} busy={busy} />
-          </div>
+          <div className={`side-body${panel.bodyClass ? ` ${panel.bodyClass}` : ''}`}>{panel.render(panelProps)}</div>
         </aside>
       )}
-      {sidePanel === 'timeline' && (
-        <aside className="side-panel" aria-label="Timeline panel">
-          <header>
-            <h2>Timeline</h2>
-            <button type="button" className="icon-btn" aria-label="Close panel" onClick={() => setSidePanel(null)}>
-              ×
-            </button>
-          </header>
-          <div className="side-body">
-            <TimelinePanel env={env} tree={state.tree} version={state.version} context={context} busy={busy} onJumpTo={(id) => setScrollTo({ id, nonce: Date.now() })} />
-          </div>
-        </aside>
-      )}
-      {compactOpen && <CompactDialog env={env} onClose={() => setCompactOpen(false)} />}
+      {compactOpen && <CompactDialog session={session} onClose={() => setCompactOpen(false)} />}
     </div>
   );
 }

@@ -3,11 +3,11 @@
 import { useEffect, useState } from 'react';
 import { useModalDialog } from '@/components/common/useModalDialog';
 import { Markdown } from '@/components/common/Markdown';
-import { formatTokens } from '@/components/common/format';
-import { useRun } from '@/components/chat/runStore';
+import { formatCount } from '@/lib/format/numbers';
+import { useRun } from '@/components/state/hooks';
 import type { CompactionPreview } from '@/lib/compaction/prepare';
-import { getTokensClient } from '@/workers/tokensClient';
-import { compactSession, syncNow, type CompactionEnv } from './compactSession';
+import { errorMessage } from '@/lib/errors';
+import type { SessionFlows } from '@/lib/flows/app';
 
 const NO_REASON: Record<string, string> = {
   empty: 'This session has no messages yet.',
@@ -21,12 +21,12 @@ const NO_REASON: Record<string, string> = {
  * figures) before anything happens, takes optional focus instructions, then
  * streams the summary here. Closing or cancelling mid-way changes nothing.
  */
-export function CompactDialog({ env, onClose }: { env: CompactionEnv; onClose: () => void }) {
+export function CompactDialog({ session, onClose }: { session: SessionFlows; onClose: () => void }) {
   const ref = useModalDialog();
   const [preview, setPreview] = useState<CompactionPreview | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
   const [instructions, setInstructions] = useState('');
-  const run = useRun(env.sessionId);
+  const run = useRun(session.sessionId);
   const running = run?.kind === 'compaction';
 
   // Mounted only while open: the preview is computed once, when it opens.
@@ -34,29 +34,27 @@ export function CompactDialog({ env, onClose }: { env: CompactionEnv; onClose: (
     let cancelled = false;
     (async () => {
       try {
-        await syncNow(env);
-        const p = await getTokensClient().previewCompaction(env.sessionId, env.settings, env.chatModel ? { window: env.chatModel.contextWindow } : {});
+        const p = await session.previewCompaction();
         if (!cancelled) setPreview(p);
       } catch (err) {
-        if (!cancelled) setPreviewError(err instanceof Error ? err.message : String(err));
+        if (!cancelled) setPreviewError(errorMessage(err));
       }
     })();
     return () => {
       cancelled = true;
     };
-    // env is read once, when the dialog opens.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
+  }, [session]);
 
   async function start() {
-    const id = await compactSession(env, { reason: 'manual', ...(instructions.trim() ? { instructions: instructions.trim() } : {}) });
+    const id = await session.compact({ reason: 'manual', ...(instructions.trim() ? { instructions: instructions.trim() } : {}) });
     if (id) {
       setInstructions('');
       onClose();
     }
   }
 
-  const summarizerLabel = env.summarizer ? env.summarizer.id : 'built-in extractive summarizer (no model connected)';
+  const summarizer = session.env().summarizer;
+  const summarizerLabel = summarizer ? summarizer.id : 'built-in extractive summarizer (no model connected)';
 
   return (
     <dialog
@@ -76,26 +74,26 @@ export function CompactDialog({ env, onClose }: { env: CompactionEnv; onClose: (
       {preview?.ok && (
         <dl className="preview" aria-label="Compaction preview">
           <dt>Context now</dt>
-          <dd>{formatTokens(preview.tokensBefore)} tokens</dd>
+          <dd>{formatCount(preview.tokensBefore)} tokens</dd>
           <dt>Summarised</dt>
           <dd>
-            {preview.summarize.messageCount} messages, {formatTokens(preview.summarize.tokens)} tokens
-            {preview.previousSummary ? ` (updating the previous summary of ${formatTokens(preview.previousSummary.tokens)} tokens)` : ''}
+            {preview.summarize.messageCount} messages, {formatCount(preview.summarize.tokens)} tokens
+            {preview.previousSummary ? ` (updating the previous summary of ${formatCount(preview.previousSummary.tokens)} tokens)` : ''}
           </dd>
           {preview.turnPrefix && (
             <>
               <dt>Split turn</dt>
               <dd>
-                the start of the current turn ({preview.turnPrefix.messageCount} messages, {formatTokens(preview.turnPrefix.tokens)} tokens) gets its own summary
+                the start of the current turn ({preview.turnPrefix.messageCount} messages, {formatCount(preview.turnPrefix.tokens)} tokens) gets its own summary
               </dd>
             </>
           )}
           <dt>Kept verbatim</dt>
           <dd>
-            {preview.keep.messageCount} messages, {formatTokens(preview.keep.tokens)} tokens
+            {preview.keep.messageCount} messages, {formatCount(preview.keep.tokens)} tokens
           </dd>
           <dt>After (at most)</dt>
-          <dd>{formatTokens(preview.estimatedTokensAfter)} tokens</dd>
+          <dd>{formatCount(preview.estimatedTokensAfter)} tokens</dd>
           <dt>Files</dt>
           <dd>
             {preview.readFiles} read, {preview.modifiedFiles} modified

@@ -1,6 +1,6 @@
 'use client';
 
-import { formatTokens, formatTokensShort } from '@/components/common/format';
+import { formatCount, formatCountShort } from '@/lib/format/numbers';
 import type { ContextFigure } from '@/lib/tokens/pathIndex';
 
 /**
@@ -15,8 +15,8 @@ export function ContextMeter({ figure, window, limit }: { figure: ContextFigure 
   const approx = figure?.approximate ? '≈ ' : '';
   const text = figure
     ? max > 0
-      ? `${approx}${formatTokens(tokens)} of ${formatTokens(max)} tokens (${pct.toFixed(0)}%)`
-      : `${approx}${formatTokens(tokens)} tokens`
+      ? `${approx}${formatCount(tokens)} of ${formatCount(max)} tokens (${pct.toFixed(0)}%)`
+      : `${approx}${formatCount(tokens)} tokens`
     : 'counting…';
   const level = limit && tokens > limit ? 'full' : pct > 70 ? 'warn' : '';
   const how = figure?.source === 'usage+estimate' ? 'last reported usage plus counts of what came after' : 'counted';
@@ -29,7 +29,7 @@ export function ContextMeter({ figure, window, limit }: { figure: ContextFigure 
       aria-valuemax={max || undefined}
       aria-valuenow={figure ? tokens : undefined}
       aria-valuetext={text}
-      title={`${text}; ${how}${limit ? `; auto-compaction above ${formatTokens(limit)}` : ''}`}
+      title={`${text}; ${how}${limit ? `; auto-compaction above ${formatCount(limit)}` : ''}`}
     >
       {max > 0 && (
         <span className="meter-bar" aria-hidden="true">
@@ -37,7 +37,7 @@ export function ContextMeter({ figure, window, limit }: { figure: ContextFigure 
         </span>
       )}
       <span aria-hidden="true">
-        {figure ? `${approx}${formatTokensShort(tokens)}${max > 0 ? ` / ${formatTokensShort(max)}` : ''}` : '…'}
+        {figure ? `${approx}${formatCountShort(tokens)}${max > 0 ? ` / ${formatCountShort(max)}` : ''}` : '…'}
       </span>
     </div>
   );

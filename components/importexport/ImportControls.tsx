@@ -1,12 +1,16 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import { importFiles, useImportState } from './useImport';
+import { useFlows } from '@/components/state/FlowsProvider';
+import { useImportState } from '@/components/state/hooks';
+import { useUi } from '@/components/state/uiStore';
 
 /** The Import button, its progress bar and error, and a drop target covering the whole window. */
 export function ImportControls() {
   const inputRef = useRef<HTMLInputElement>(null);
-  const { active, error, clearError } = useImportState();
+  const flows = useFlows();
+  const { active, error } = useImportState();
+  const selectSession = useUi((s) => s.selectSession);
   const [dragging, setDragging] = useState(false);
 
   useEffect(() => {
@@ -31,7 +35,7 @@ export function ImportControls() {
       depth = 0;
       setDragging(false);
       const files = [...(e.dataTransfer?.files ?? [])];
-      if (files.length) void importFiles(files);
+      if (files.length) void flows.importFiles(files, selectSession);
     };
     window.addEventListener('dragenter', enter);
     window.addEventListener('dragleave', leave);
@@ -43,7 +47,7 @@ export function ImportControls() {
       window.removeEventListener('dragover', over);
       window.removeEventListener('drop', drop);
     };
-  }, []);
+  }, [flows, selectSession]);
 
   return (
     <>
@@ -60,7 +64,7 @@ export function ImportControls() {
         onChange={(e) => {
           const files = [...(e.target.files ?? [])];
           e.target.value = '';
-          if (files.length) void importFiles(files);
+          if (files.length) void flows.importFiles(files, selectSession);
         }}
       />
       {active && (
@@ -73,7 +77,7 @@ export function ImportControls() {
         <div className="import-error" role="alert">
           <strong>Could not import {error.fileName}.</strong> {error.message}
           {/lost|saved/i.test(error.message) ? '' : ' Nothing was saved.'}
-          <button type="button" className="link-btn" onClick={clearError}>
+          <button type="button" className="link-btn" onClick={() => flows.imports.clearError()}>
             Dismiss
           </button>
         </div>

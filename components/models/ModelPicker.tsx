@@ -1,6 +1,6 @@
 'use client';
 
-import { formatTokensShort } from '@/components/common/format';
+import { formatCountShort } from '@/lib/format/numbers';
 import type { ModelsResponse } from '@/lib/providers/listing';
 
 export function ModelPicker({ data, value, onChange }: { data: ModelsResponse | undefined; value: string | undefined; onChange: (id: string) => void }) {
@@ -20,7 +20,7 @@ export function ModelPicker({ data, value, onChange }: { data: ModelsResponse | 
         <optgroup key={provider} label={label(provider)}>
           {ms.map((m) => (
             <option key={m.id} value={m.id}>
-              {m.name} · {formatTokensShort(m.contextWindow)}
+              {m.name} · {formatCountShort(m.contextWindow)}
               {m.contextWindowSource === 'fallback' ? ' (assumed)' : ''}
             </option>
           ))}

@@ -1,41 +1,32 @@
 'use client';
 
-import { useLiveQuery } from 'dexie-react-hooks';
 import { useDeferredValue, useState } from 'react';
-import { toast } from 'sonner';
-import { createSession, deleteSession, listSessions, renameSession, type SessionRow } from '@/lib/db';
-import { useUi } from '@/components/app/uiStore';
+import { watchSessionList, type SessionRow } from '@/lib/db';
+import { useFlows } from '@/components/state/FlowsProvider';
+import { useWatched } from '@/components/state/hooks';
+import { useUi } from '@/components/state/uiStore';
 import { ConfirmDialog } from '@/components/common/ConfirmDialog';
-import { formatRelative } from '@/components/common/format';
+import { formatRelative } from '@/lib/format/numbers';
 import { Icon } from '@/components/common/Icon';
 
 export function SessionSidebar({ children }: { children?: React.ReactNode }) {
   const [query, setQuery] = useState('');
   const deferred = useDeferredValue(query);
-  const sessions = useLiveQuery(() => listSessions(deferred), [deferred]);
+  const flows = useFlows();
+  const sessions = useWatched<SessionRow[] | undefined>((cb) => watchSessionList(deferred, cb), [deferred], undefined);
   const { sessionId, selectSession } = useUi();
   const [pendingDelete, setPendingDelete] = useState<SessionRow | null>(null);
 
   async function onNew() {
-    try {
-      const row = await createSession();
-      selectSession(row.id);
-    } catch (err) {
-      toast.error(err instanceof Error ? err.message : String(err));
-    }
+    const row = await flows.createSession();
+    if (row) selectSession(row.id);
   }
 
   async function onConfirmDelete() {
     const row = pendingDelete;
     setPendingDelete(null);
     if (!row) return;
-    try {
-      await deleteSession(row.id);
-      if (row.id === sessionId) selectSession(null);
-      toast.success(`Deleted “${row.title}”`);
-    } catch (err) {
-      toast.error(err instanceof Error ? err.message : String(err));
-    }
+    if ((await flows.deleteSession(row)) && row.id === sessionId) selectSession(null);
   }
 
   return (
@@ -89,18 +80,13 @@ export function SessionSidebar({ children }: { children?: React.ReactNode }) {
 }
 
 function SessionItem({ row, active, onSelect, onDelete }: { row: SessionRow; active: boolean; onSelect: () => void; onDelete: () => void }) {
+  const flows = useFlows();
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(row.title);
 
   async function commit() {
     setEditing(false);
-    if (title.trim() && title !== row.title) {
-      try {
-        await renameSession(row.id, title);
-      } catch (err) {
-        toast.error(err instanceof Error ? err.message : String(err));
-      }
-    }
+    if (title.trim() && title !== row.title) await flows.renameSession(row.id, title);
   }
 
   return (

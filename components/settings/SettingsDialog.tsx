@@ -1,54 +1,18 @@
 'use client';
 
 import { useEffect, useRef, useState } from 'react';
-import { toast } from 'sonner';
-import { updateSession, type SessionRow } from '@/lib/db';
-import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '@/lib/session/types';
+import type { SessionRow } from '@/lib/db';
+import { errorMessage } from '@/lib/errors';
+import type { ClientCredentials } from '@/lib/providers/requests';
+import type { BranchLeaveDefault } from '@/lib/settings/appSettings';
+import { parseCompactionForm, toCompactionForm, type CompactionForm } from '@/lib/settings/compactionForm';
+import { DEFAULT_COMPACTION_SETTINGS } from '@/lib/session/types';
 import { useModels } from '@/components/models/useModels';
-import { clientCredentials, saveClientCredentials, type ClientCredentials } from '@/components/client/credentials';
-import { saveAppSettings, useAppSettings, type AppSettings } from './useSettings';
+import { useFlows } from '@/components/state/FlowsProvider';
+import { useAppSettings } from '@/components/state/hooks';
 import { StorageInfo } from './StorageInfo';
 
-type Draft = {
-  enabled: boolean;
-  reserveTokens: string;
-  keepRecentTokens: string;
-  thresholdPercent: string;
-  toolResultMaxChars: string;
-};
-
-function toDraft(c: Partial<CompactionSettings>, base: CompactionSettings): Draft {
-  const v = { ...base, ...c };
-  return {
-    enabled: v.enabled,
-    reserveTokens: String(v.reserveTokens),
-    keepRecentTokens: String(v.keepRecentTokens),
-    thresholdPercent: v.thresholdPercent !== undefined ? String(Math.round(v.thresholdPercent * 100)) : '',
-    toolResultMaxChars: String(v.toolResultMaxChars),
-  };
-}
-
-function fromDraft(d: Draft): CompactionSettings | string {
-  const int = (s: string, name: string, min = 0) => {
-    const n = Number(s);
-    if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number ≥ ${min}.`);
-    return n;
-  };
-  try {
-    const pct = d.thresholdPercent.trim();
-    const threshold = pct === '' ? undefined : int(pct, 'Threshold', 1);
-    if (threshold !== undefined && threshold > 100) throw new Error('Threshold must be at most 100 %.');
-    return {
-      enabled: d.enabled,
-      reserveTokens: int(d.reserveTokens, 'Reserve tokens'),
-      keepRecentTokens: int(d.keepRecentTokens, 'Keep recent tokens'),
-      toolResultMaxChars: int(d.toolResultMaxChars, 'Tool result max characters'),
-      ...(threshold !== undefined ? { thresholdPercent: threshold / 100 } : {}),
-    };
-  } catch (err) {
-    return (err as Error).message;
-  }
-}
+type Draft = CompactionForm;
 
 function CompactionFields({ draft, onChange, legend }: { draft: Draft; onChange: (d: Draft) => void; legend: string }) {
   const set = (k: keyof Draft) => (e: React.ChangeEvent<HTMLInputElement>) => onChange({ ...draft, [k]: k === 'enabled' ? e.target.checked : e.target.value });
@@ -81,12 +45,13 @@ function CompactionFields({ draft, onChange, legend }: { draft: Draft; onChange:
 /** Global defaults, this session's overrides, the summarizer, typed provider credentials, and storage. */
 export function SettingsDialog({ open, onClose, session }: { open: boolean; onClose: () => void; session: SessionRow | null }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const flows = useFlows();
   const settings = useAppSettings();
   const { data: models } = useModels();
-  const [global, setGlobal] = useState<Draft>(toDraft({}, settings.compaction));
+  const [global, setGlobal] = useState<Draft>(toCompactionForm({}, settings.compaction));
   const [local, setLocal] = useState<Draft | null>(null);
   const [summarizerModel, setSummarizerModel] = useState(settings.summarizerModel);
-  const [branchDefault, setBranchDefault] = useState<AppSettings['branchLeaveDefault']>(settings.branchLeaveDefault);
+  const [branchDefault, setBranchDefault] = useState<BranchLeaveDefault>(settings.branchLeaveDefault);
   const [creds, setCreds] = useState<ClientCredentials>({});
   const [error, setError] = useState<string | null>(null);
 
@@ -94,30 +59,31 @@ export function SettingsDialog({ open, onClose, session }: { open: boolean; onCl
     const d = ref.current;
     if (!d) return;
     if (open && !d.open) {
-      setGlobal(toDraft({}, settings.compaction));
-      setLocal(session?.compaction ? toDraft(session.compaction, settings.compaction) : null);
+      setGlobal(toCompactionForm({}, settings.compaction));
+      setLocal(session?.compaction ? toCompactionForm(session.compaction, settings.compaction) : null);
       setSummarizerModel(settings.summarizerModel);
       setBranchDefault(settings.branchLeaveDefault);
       setError(null);
-      void clientCredentials().then((c) => setCreds(c ?? {}));
+      void flows.loadClientCredentials().then((c) => setCreds(c ?? {}));
       d.showModal();
     }
     if (!open && d.open) d.close();
-  }, [open, settings, session]);
+  }, [open, settings, session, flows]);
 
   async function save() {
-    const g = fromDraft(global);
-    if (typeof g === 'string') return setError(g);
-    const l = local ? fromDraft(local) : null;
-    if (typeof l === 'string') return setError(`This session: ${l}`);
+    const g = parseCompactionForm(global);
+    if (!g.ok) return setError(g.error);
+    const l = local ? parseCompactionForm(local) : null;
+    if (l && !l.ok) return setError(`This session: ${l.error}`);
     try {
-      await saveAppSettings({ compaction: g, summarizerModel, branchLeaveDefault: branchDefault });
-      if (session) await updateSession(session.id, { compaction: l ?? undefined });
-      await saveClientCredentials({ ...(creds.apiKey ? { apiKey: creds.apiKey } : {}), ...(creds.baseUrl ? { baseUrl: creds.baseUrl } : {}) });
-      toast.success('Settings saved');
+      await flows.saveSettings({
+        app: { compaction: g.value, summarizerModel, branchLeaveDefault: branchDefault },
+        ...(session ? { session: { id: session.id, compaction: l?.ok ? l.value : undefined } } : {}),
+        credentials: creds,
+      });
       onClose();
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(errorMessage(err));
     }
   }
 
@@ -133,7 +99,7 @@ export function SettingsDialog({ open, onClose, session }: { open: boolean; onCl
               <input
                 type="checkbox"
                 checked={local !== null}
-                onChange={(e) => setLocal(e.target.checked ? toDraft({}, fromDraft(global) as CompactionSettings) : null)}
+                onChange={(e) => setLocal(e.target.checked ? { ...global } : null)}
               />{' '}
               Override the defaults for “{session.title}”
             </label>
@@ -155,7 +121,7 @@ export function SettingsDialog({ open, onClose, session }: { open: boolean; onCl
           </label>
           <label className="field">
             <span>When leaving a branch in the tree</span>
-            <select value={branchDefault} onChange={(e) => setBranchDefault(e.target.value as AppSettings['branchLeaveDefault'])}>
+            <select value={branchDefault} onChange={(e) => setBranchDefault(e.target.value as BranchLeaveDefault)}>
               <option value="ask">Ask every time</option>
               <option value="switch">Switch without a summary</option>
               <option value="summarize">Summarise the branch left behind</option>

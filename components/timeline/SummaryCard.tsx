@@ -3,30 +3,17 @@
 import { useState } from 'react';
 import { toast } from 'sonner';
 import { Markdown } from '@/components/common/Markdown';
-import { formatCost, formatDuration, formatTokens } from '@/components/common/format';
-import type { CompactionEnv } from '@/components/compaction/compactSession';
+import { formatCost, formatDuration, formatCount } from '@/lib/format/numbers';
 import { messageText, oneLine } from '@/lib/session/messages';
 import type { EffectiveSummary } from '@/lib/session/revisions';
-import type { EntryId, SessionEntry, SummarizerInfo } from '@/lib/session/types';
+import type { EntryId, SessionEntry } from '@/lib/session/types';
+import { summarizerLabel } from '@/lib/timeline/summarizerLabel';
 import type { EntryRange, TimelineItem } from '@/lib/timeline/build';
-import { regenerate, saveEdit, setUndone } from './summaryActions';
+import type { SessionFlows } from '@/lib/flows/app';
 
 type SummaryItem = Extract<TimelineItem, { kind: 'summary' }>;
 
 const ORIGINALS_PAGE = 100;
-
-export function summarizerText(s: SummarizerInfo): string {
-  switch (s.kind) {
-    case 'model':
-      return s.model;
-    case 'extractive':
-      return 'extractive, no model';
-    case 'hook':
-      return `hook: ${s.name}`;
-    case 'imported':
-      return `imported from ${s.source}`;
-  }
-}
 
 function preview(e: SessionEntry | undefined): string {
   if (!e) return '';
@@ -91,7 +78,7 @@ function Versions({ effective }: { effective: EffectiveSummary }) {
             <details>
               <summary>
                 v{i + 1} · {v.action === 'original' ? 'original' : v.action === 'edit' ? 'edited by you' : 'regenerated'} · {new Date(v.timestamp).toLocaleString()} ·{' '}
-                {summarizerText(v.details.summarizer)}
+                {summarizerLabel(v.details.summarizer)}
                 {i === effective.versions.length - 1 ? ' · current' : ''}
               </summary>
               <Markdown text={v.summary} />
@@ -109,7 +96,7 @@ function Versions({ effective }: { effective: EffectiveSummary }) {
  * replaced and kept (originals one click away), token figures, files, who
  * summarised and at what cost, its versions, and the actions on it.
  */
-export function SummaryCard({ item, env, busy, onJumpTo }: { item: SummaryItem; env: CompactionEnv; busy: boolean; onJumpTo: (id: EntryId) => void }) {
+export function SummaryCard({ item, session, busy, onJumpTo }: { item: SummaryItem; session: SessionFlows; busy: boolean; onJumpTo: (id: EntryId) => void }) {
   const { entry, effective } = item;
   const isCompaction = entry.type === 'compaction';
   const details = effective.details;
@@ -123,11 +110,11 @@ export function SummaryCard({ item, env, busy, onJumpTo }: { item: SummaryItem; 
 
   let figures: string;
   if (entry.type === 'compaction') {
-    figures = `${formatTokens(entry.tokensBefore)} → ${entry.tokensAfter !== undefined ? formatTokens(entry.tokensAfter) : 'not recorded'} tokens`;
+    figures = `${formatCount(entry.tokensBefore)} → ${entry.tokensAfter !== undefined ? formatCount(entry.tokensAfter) : 'not recorded'} tokens`;
   } else {
     const before = details.tokensSummarized;
     const after = details.summaryTokens;
-    figures = before !== undefined && after !== undefined ? `${formatTokens(before)} → ${formatTokens(after)} tokens` : `${item.summarized.entries.length} entries summarised`;
+    figures = before !== undefined && after !== undefined ? `${formatCount(before)} → ${formatCount(after)} tokens` : `${item.summarized.entries.length} entries summarised`;
   }
 
   return (
@@ -175,9 +162,9 @@ export function SummaryCard({ item, env, busy, onJumpTo }: { item: SummaryItem; 
         )}
         <dt>Summarizer</dt>
         <dd>
-          {summarizerText(details.summarizer)}
+          {summarizerLabel(details.summarizer)}
           {details.durationMs !== undefined && ` · ${formatDuration(details.durationMs)}`}
-          {details.usage && ` · ${formatTokens(details.usage.input)} in / ${formatTokens(details.usage.output)} out`}
+          {details.usage && ` · ${formatCount(details.usage.input)} in / ${formatCount(details.usage.output)} out`}
           {cost !== undefined && ` · ${formatCost(cost)}`}
         </dd>
         {details.customInstructions && (
@@ -198,7 +185,7 @@ export function SummaryCard({ item, env, busy, onJumpTo }: { item: SummaryItem; 
           onSubmit={async (e) => {
             e.preventDefault();
             if (!draft.trim()) return;
-            await saveEdit(env, entry, draft);
+            await session.editSummary(entry, draft);
             setMode('view');
           }}
         >
@@ -225,7 +212,7 @@ export function SummaryCard({ item, env, busy, onJumpTo }: { item: SummaryItem; 
           onSubmit={async (e) => {
             e.preventDefault();
             setMode('view');
-            await regenerate(env, entry, instructions.trim() || undefined);
+            await session.regenerateSummary(entry, instructions.trim() || undefined);
             setInstructions('');
           }}
         >
@@ -265,11 +252,11 @@ export function SummaryCard({ item, env, busy, onJumpTo }: { item: SummaryItem; 
             Edit
           </button>
           {effective.undone ? (
-            <button type="button" className="btn" disabled={!canAct} onClick={() => setUndone(env, entry, false)}>
+            <button type="button" className="btn" disabled={!canAct} onClick={() => void session.setSummaryUndone(entry, false)}>
               {isCompaction ? 'Restore compaction' : 'Restore branch summary'}
             </button>
           ) : (
-            <button type="button" className="btn" disabled={!canAct} onClick={() => setUndone(env, entry, true)}>
+            <button type="button" className="btn" disabled={!canAct} onClick={() => void session.setSummaryUndone(entry, true)}>
               {isCompaction ? 'Undo compaction' : 'Undo branch summary'}
             </button>
           )}

@@ -1,14 +1,14 @@
 'use client';
 
 import { useEffect, useMemo, useState } from 'react';
-import { formatTokens } from '@/components/common/format';
-import { syncNow, type CompactionEnv } from '@/components/compaction/compactSession';
+import { formatCount } from '@/lib/format/numbers';
+import type { SessionFlows } from '@/lib/flows/app';
 import type { SessionContext } from '@/lib/session/context';
 import { messageText, oneLine } from '@/lib/session/messages';
 import type { SessionTree } from '@/lib/session/tree';
 import type { EntryId } from '@/lib/session/types';
 import { buildTimeline, type TurnInfo } from '@/lib/timeline/build';
-import { getTokensClient, type ContextBreakdown } from '@/workers/tokensClient';
+import type { ContextBreakdown } from '@/lib/tokens/breakdown';
 import { SummaryCard } from './SummaryCard';
 
 const SEGMENTS: { key: keyof Pick<ContextBreakdown, 'system' | 'summaries' | 'messages' | 'toolResults' | 'attachments' | 'free'>; label: string }[] = [
@@ -21,14 +21,13 @@ const SEGMENTS: { key: keyof Pick<ContextBreakdown, 'system' | 'summaries' | 'me
 ];
 
 /** Where the context goes, by kind, in tokens and as a bar (like Claude Code's /context). */
-function Breakdown({ env, version, leafId }: { env: CompactionEnv; version: number; leafId: EntryId | null }) {
+function Breakdown({ session, version, leafId, model }: { session: SessionFlows; version: number; leafId: EntryId | null; model: string | undefined }) {
   const [b, setB] = useState<ContextBreakdown | null>(null);
   useEffect(() => {
     let cancelled = false;
     const t = setTimeout(async () => {
       try {
-        await syncNow(env);
-        const next = await getTokensClient().contextBreakdown(env.sessionId);
+        const next = await session.contextBreakdown();
         if (!cancelled) setB(next);
       } catch {
         /* the worker has no path yet; the next change retries */
@@ -38,9 +37,7 @@ function Breakdown({ env, version, leafId }: { env: CompactionEnv; version: numb
       cancelled = true;
       clearTimeout(t);
     };
-    // Recomputed when the session changes; env is read at that moment.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [version, leafId, env.chatModel?.id]);
+  }, [session, version, leafId, model]);
   if (!b) return <p className="muted small">Counting…</p>;
   const whole = b.window ?? b.total;
   return (
@@ -56,14 +53,14 @@ function Breakdown({ env, version, leafId }: { env: CompactionEnv; version: numb
           b[key] === undefined ? null : (
             <li key={key}>
               <span className={`swatch seg-${key}`} aria-hidden="true" /> {label}: {b.approximate ? '≈ ' : ''}
-              {formatTokens(b[key]!)} tokens
+              {formatCount(b[key]!)} tokens
             </li>
           ),
         )}
         <li>
           <strong>
-            In context: {formatTokens(b.total)}
-            {b.window ? ` of ${formatTokens(b.window)}` : ''} tokens
+            In context: {formatCount(b.total)}
+            {b.window ? ` of ${formatCount(b.window)}` : ''} tokens
           </strong>
         </li>
       </ul>
@@ -92,7 +89,7 @@ function TurnsGroup({ turns, onJumpTo }: { turns: TurnInfo[]; onJumpTo: (id: Ent
               </button>
               <span className="muted small">
                 {' '}
-                {t.entries.length} msgs{t.tokens !== null ? ` · ${formatTokens(t.tokens)} tokens` : ''}
+                {t.entries.length} msgs{t.tokens !== null ? ` · ${formatCount(t.tokens)} tokens` : ''}
               </span>
             </li>
           );
@@ -107,14 +104,14 @@ function TurnsGroup({ turns, onJumpTo }: { turns: TurnInfo[]; onJumpTo: (id: Ent
  * branch-summary cards between them; optionally the summaries on every branch.
  */
 export function TimelinePanel({
-  env,
+  session,
   tree,
   version,
   context,
   busy,
   onJumpTo,
 }: {
-  env: CompactionEnv;
+  session: SessionFlows;
   tree: SessionTree;
   version: number;
   context: SessionContext;
@@ -127,7 +124,7 @@ export function TimelinePanel({
   const leafId = context.path.at(-1)?.id ?? null;
   return (
     <div className="timeline">
-      <Breakdown env={env} version={version} leafId={leafId} />
+      <Breakdown session={session} version={version} leafId={leafId} model={session.env().chatModel?.id} />
       <label className="check">
         <input type="checkbox" checked={allBranches} onChange={(e) => setAllBranches(e.target.checked)} /> Show summaries on all branches
       </label>
@@ -144,7 +141,7 @@ export function TimelinePanel({
             </li>
           ) : (
             <li key={item.key}>
-              <SummaryCard item={item} env={env} busy={busy} onJumpTo={onJumpTo} />
+              <SummaryCard item={item} session={session} busy={busy} onJumpTo={onJumpTo} />
             </li>
           ),
         )}

@@ -2,16 +2,15 @@
 
 import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
-import { appendEntries, exportSnapshot, importSnapshots } from '@/lib/db';
-import { forkSession } from '@/lib/session/fork';
+import type { LeaveChoice } from '@/lib/flows/branch';
+import type { SessionFlows } from '@/lib/flows/app';
 import { messageText } from '@/lib/session/messages';
 import type { EntryId } from '@/lib/session/types';
 import type { SessionContext } from '@/lib/session/context';
-import { useUi } from '@/components/app/uiStore';
-import { LeaveBranchDialog, type LeaveChoice } from '@/components/branch/LeaveBranchDialog';
-import { leavesBranch, moveLeaf, summarizeAndMove } from '@/components/branch/leaveBranch';
-import type { CompactionEnv } from '@/components/compaction/compactSession';
-import { saveAppSettings, useAppSettings } from '@/components/settings/useSettings';
+import { useFlows } from '@/components/state/FlowsProvider';
+import { useAppSettings } from '@/components/state/hooks';
+import { useUi } from '@/components/state/uiStore';
+import { LeaveBranchDialog } from '@/components/branch/LeaveBranchDialog';
 import { SessionTreeView } from './SessionTreeView';
 
 /**
@@ -20,9 +19,10 @@ import { SessionTreeView } from './SessionTreeView';
  * puts its text in the composer to edit and resend (as pi does); any other
  * entry becomes the new position.
  */
-export function TreePanel({ env, context, labels, busy }: { env: CompactionEnv; context: SessionContext; labels: Map<EntryId, string>; busy: boolean }) {
-  const snap = env.live.getSnapshot();
+export function TreePanel({ session, context, labels, busy }: { session: SessionFlows; context: SessionContext; labels: Map<EntryId, string>; busy: boolean }) {
+  const snap = session.live.getSnapshot();
   const { tree, leafId, version } = snap;
+  const flows = useFlows();
   const settings = useAppSettings();
   const setDraft = useUi((s) => s.setDraft);
   const selectSession = useUi((s) => s.selectSession);
@@ -31,15 +31,10 @@ export function TreePanel({ env, context, labels, busy }: { env: CompactionEnv; 
   const branchPoints = useMemo(() => tree.branchPoints().length, [tree, version]); // eslint-disable-line react-hooks/exhaustive-deps
 
   async function arrive(target: EntryId | null, draft: string | null, choice: LeaveChoice) {
-    const from = env.live.getSnapshot().leafId;
-    if (choice.kind === 'summarize' && from) {
-      const created = await summarizeAndMove(env, from, target, choice.instructions);
-      if (created === null) return; // cancelled or failed: stay where we were
-    } else {
-      await moveLeaf(env, target);
-    }
+    // Cancelled or failed: stay where we were, and leave the composer alone.
+    if (!(await session.arriveAt(target, choice))) return;
     if (draft !== null) {
-      setDraft(env.sessionId, draft);
+      setDraft(session.sessionId, draft);
       document.querySelector<HTMLTextAreaElement>('textarea[aria-label="Message"]')?.focus();
     }
   }
@@ -54,7 +49,7 @@ export function TreePanel({ env, context, labels, busy }: { env: CompactionEnv; 
     const isPrompt = entry.type === 'message' && entry.message.role === 'user';
     const target = isPrompt ? entry.parentId : id;
     const draft = isPrompt && entry.type === 'message' ? messageText(entry.message) : null;
-    if (!leavesBranch(env, leafId, target)) {
+    if (!session.leavesBranch(leafId, target)) {
       void arrive(target, draft, { kind: 'switch' });
       return;
     }
@@ -62,29 +57,9 @@ export function TreePanel({ env, context, labels, busy }: { env: CompactionEnv; 
     else void arrive(target, draft, settings.branchLeaveDefault === 'summarize' ? { kind: 'summarize' } : { kind: 'switch' });
   }
 
-  async function onSetLabel(id: EntryId, label: string | null) {
-    try {
-      // Labels are entries too (appended at the leaf, as pi does), so they travel with exports and forks.
-      const created = await appendEntries(env.sessionId, env.live.getSnapshot().leafId, [{ type: 'label', targetId: id, label }]);
-      env.live.applyLocal(created, created[0]!.id);
-    } catch (err) {
-      toast.error(err instanceof Error ? err.message : String(err));
-    }
-  }
-
   async function onFork() {
-    const at = env.live.getSnapshot().leafId;
-    if (!at) return;
-    try {
-      const snapshot = await exportSnapshot(env.sessionId);
-      if (!snapshot) throw new Error('The session no longer exists.');
-      const fork = forkSession(snapshot.meta, snapshot.entries, at);
-      const { imported } = await importSnapshots([fork], { allowDuplicates: true });
-      toast.success(`Forked into “${fork.meta.title}”`);
-      selectSession(imported[0]!.id);
-    } catch (err) {
-      toast.error(`Fork failed: ${err instanceof Error ? err.message : String(err)}`);
-    }
+    const id = await session.forkHere();
+    if (id) selectSession(id);
   }
 
   return (
@@ -95,14 +70,14 @@ export function TreePanel({ env, context, labels, busy }: { env: CompactionEnv; 
         </button>
         <span className="muted small">{tree.size} entries · {branchPoints} branch points</span>
       </div>
-      <SessionTreeView tree={tree} version={version} leafId={leafId} activePathIds={activePathIds} labels={labels} onSelect={onSelect} onSetLabel={onSetLabel} />
+      <SessionTreeView tree={tree} version={version} leafId={leafId} activePathIds={activePathIds} labels={labels} onSelect={onSelect} onSetLabel={session.setLabel} />
       {pending && (
         <LeaveBranchDialog
           onCancel={() => setPending(null)}
           onChoose={(choice, dontAskAgain) => {
             const p = pending;
             setPending(null);
-            if (dontAskAgain) void saveAppSettings({ branchLeaveDefault: choice.kind === 'summarize' ? 'summarize' : 'switch' });
+            if (dontAskAgain) void flows.saveAppSettings({ branchLeaveDefault: choice.kind === 'summarize' ? 'summarize' : 'switch' });
             void arrive(p.target, p.draft, choice);
           }}
         />

@@ -1,4 +1,4 @@
-import type { NewEntry } from '@/lib/session/types';
+import type { CompactionEntry } from '@/lib/session/types';
 import { extractiveSummary } from './extractive';
 import { summaryOutputBudget } from './prepare';
 import { notifyAfterHooks, hookList, produceSummary, producedDetails, type SummaryEngine, type SummaryRunOptions } from './produce';
@@ -46,7 +46,7 @@ export async function compact(prep: CompactionPreparation, engine: SummaryEngine
 }
 
 /** The entry to append for a compaction result (the store adds id, parentId = leaf, timestamp). */
-export function compactionEntryFrom(result: CompactionResult): NewEntry {
+export function compactionEntryFrom(result: CompactionResult): Omit<CompactionEntry, 'id' | 'parentId' | 'timestamp'> {
   return {
     type: 'compaction',
     summary: result.summary,

@@ -153,9 +153,3 @@ export interface CompactionHooks {
   beforeCompact?(prep: CompactionPreparation, ctx: { signal?: AbortSignal }): MaybePromise<BeforeSummaryDecision>;
   afterCompact?(result: CompactionResult): MaybePromise<void>;
 }
-
-export interface SummaryRunOutput {
-  text: string;
-  summarizer: SummarizerInfo;
-  usage?: Usage;
-}

@@ -25,8 +25,3 @@ export function getDB(): AppDB {
   if (!instance) instance = new AppDB();
   return instance;
 }
-
-/** Replace the singleton (tests, and recovering after the browser closed the connection). */
-export function setDB(db: AppDB | null): void {
-  instance = db;
-}

@@ -1,5 +1,9 @@
-export { AppDB, getDB, setDB } from './db';
-export { StorageError, toStorageError, type StorageErrorKind } from './errors';
-export type { SessionRow, StoredEntry } from './schema';
-export * from './sessions';
-export * from './settings';
+/**
+ * The app's storage: the only code that touches IndexedDB. Sessions and
+ * entries (sessions.ts), settings, and observers (watch…) that call back when
+ * data changes in any tab.
+ */
+export type { SessionRow } from './schema';
+export { loadClientCredentials } from './credentials';
+export { browserSessionStore, openDatabase, watchAppSettings, watchSessionList, watchSessionRow } from './store';
+export type { Unsubscribe } from './watch';

@@ -93,7 +93,9 @@ describe('session store', () => {
     const [a] = await appendEntries(s.id, u!.id, [{ type: 'message', message: { role: 'assistant', content: [], status: 'streaming' } }], {}, db);
     await updateEntry(s.id, a!.id, (e) => (e.type === 'message' && e.message.role === 'assistant' ? { ...e, message: { ...e.message, content: [{ type: 'text', text: 'partial' }] } } : e), db);
     const changed = await entriesChangedSince(s.id, rev, db);
-    expect(changed.map((e) => e.id)).toEqual([a!.id]);
+    expect(changed.entries.map((e) => e.id)).toEqual([a!.id]);
+    expect(changed.rev).toBe((await db.sessions.get(s.id))!.rev);
+    expect(changed.entries[0]).not.toHaveProperty('seq');
     const ctx = buildSessionContext((await loadSession(s.id, db))!.entries, a!.id);
     expect(ctx.items).toHaveLength(2);
   });

@@ -17,7 +17,7 @@ async function nextRev(tx: Tx): Promise<number> {
   return rev;
 }
 
-export function toDomainEntry(stored: StoredEntry): SessionEntry {
+function toDomainEntry(stored: StoredEntry): SessionEntry {
   const { sessionId: _s, seq: _q, rev: _r, ...entry } = stored;
   return entry as SessionEntry;
 }
@@ -113,9 +113,15 @@ export async function loadSession(id: string, db: AppDB = getDB()): Promise<{ ro
   );
 }
 
-/** Entries of a session written (added or updated) after revision `rev`, for live sync between tabs. */
-export async function entriesChangedSince(id: string, rev: number, db: AppDB = getDB()): Promise<StoredEntry[]> {
-  return db.entries.where('[sessionId+rev]').between([id, rev + 1], [id, Dexie.maxKey]).toArray();
+/**
+ * Entries of a session written (added or updated) after revision `rev`, for
+ * live sync between tabs: parents before children (insertion order), and the
+ * newest revision among them.
+ */
+export async function entriesChangedSince(id: string, rev: number, db: AppDB = getDB()): Promise<{ entries: SessionEntry[]; rev: number }> {
+  const changed = await db.entries.where('[sessionId+rev]').between([id, rev + 1], [id, Dexie.maxKey]).toArray();
+  changed.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
+  return { entries: changed.map(toDomainEntry), rev: changed.reduce((m, e) => Math.max(m, e.rev), rev) };
 }
 
 export interface AppendOptions {

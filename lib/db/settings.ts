@@ -15,11 +15,6 @@ export async function getCalibration<T>(model: string, db: AppDB = getDB()): Pro
   return (await db.calibration.get(model))?.value as T | undefined;
 }
 
-export async function getAllCalibrations<T>(db: AppDB = getDB()): Promise<Record<string, T>> {
-  const rows = await db.calibration.toArray();
-  return Object.fromEntries(rows.map((r) => [r.model, r.value as T]));
-}
-
 export async function setCalibration(model: string, value: unknown, db: AppDB = getDB()): Promise<void> {
   await guarded(() => db.calibration.put({ model, value }));
 }

@@ -18,6 +18,3 @@ export const markdownSanitizeSchema: SanitizeSchema = {
     longDesc: ['http', 'https'],
   },
 };
-
-/** Same object, shorter name. */
-export const sanitizeSchema = markdownSanitizeSchema;

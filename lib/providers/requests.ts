@@ -15,6 +15,9 @@ const clientSchema = z
   })
   .strict();
 
+/** A key or base URL the user typed in Settings, sent along with the request that uses it. */
+export type ClientCredentials = z.infer<typeof clientSchema>;
+
 const contextItemSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('message'), entryId: z.string(), message: chatMessageSchema }),
   z.object({ kind: z.literal('compactionSummary'), entryId: z.string(), summary: z.string(), tokensBefore: z.number() }),

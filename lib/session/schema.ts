@@ -142,5 +142,5 @@ export const sessionMetaSchema = z.looseObject({
 
 // Compile-time check that the schemas and the hand-written types agree.
 type Assert<T extends true> = T;
-export type _EntrySchemaMatches = Assert<z.infer<typeof sessionEntrySchema> extends SessionEntry ? true : false>;
-export type _MetaSchemaMatches = Assert<z.infer<typeof sessionMetaSchema> extends SessionMeta ? true : false>;
+type _EntrySchemaMatches = Assert<z.infer<typeof sessionEntrySchema> extends SessionEntry ? true : false>;
+type _MetaSchemaMatches = Assert<z.infer<typeof sessionMetaSchema> extends SessionMeta ? true : false>;

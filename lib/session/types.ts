@@ -110,7 +110,6 @@ export interface ToolResultMessage {
 }
 
 export type ChatMessage = UserMessage | AssistantMessage | ToolResultMessage;
-export type Role = ChatMessage['role'];
 
 // ---------------------------------------------------------------- entries
 
@@ -223,7 +222,6 @@ export type SessionEntry =
   | SummaryRevisionEntry
   | CustomEntry;
 
-export type EntryType = SessionEntry['type'];
 
 /** An entry before the store gives it an id, parent and timestamp. */
 export type NewEntry = SessionEntry extends infer E
@@ -286,3 +284,10 @@ export interface SessionSnapshot {
   meta: SessionMeta;
   entries: SessionEntry[];
 }
+
+/** A session as the store lists it: its meta plus the counters the store keeps (entries, write revision). */
+export type StoredSession = SessionMeta & {
+  entryCount: number;
+  /** Write revision of the session's last change; rises with every write, in every tab. */
+  rev: number;
+};

@@ -138,13 +138,6 @@ function jpeg(b: Uint8Array): JpegScan {
   return 'need-more';
 }
 
-/** Width and height from the header bytes, or null for an unknown or damaged format. */
-export function imageSizeFromBytes(bytes: Uint8Array): ImageSize | null {
-  const j = jpeg(bytes);
-  if (j && j !== 'need-more') return j;
-  return png(bytes) ?? gif(bytes) ?? webp(bytes);
-}
-
 /**
  * Width and height from base64 image data, decoding a few KB at most (64 KB
  * for a JPEG whose frame header sits behind a large EXIF block).

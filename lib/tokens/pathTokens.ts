@@ -15,8 +15,3 @@ export function pathTokensFromCounts(counts: ArrayLike<number>): PathTokens {
   for (let i = 0; i < counts.length; i++) prefix[i + 1] = prefix[i]! + counts[i]!;
   return { counts, prefix };
 }
-
-/** Tokens of path[from..to) (to exclusive). */
-export function rangeTokens(t: PathTokens, from: number, to: number): number {
-  return t.prefix[to]! - t.prefix[from]!;
-}

@@ -6,8 +6,9 @@ import type { SessionSnapshot } from '@/lib/session/types';
 import { FIXTURES, readFixture, type FixtureName } from '@/lib/testing/fixtures';
 import { passesFilter, type TreeFilter } from './filters';
 import { buildForest, flattenForest } from './flatten';
-import { entryPreview, formatCount, isToolCallOnly, previewSearchText } from './preview';
-import { expectTruthfulShape, expectWellFormed } from './shapeChecks';
+import { formatCount } from '@/lib/format/numbers';
+import { entryPreview, isToolCallOnly, previewSearchText } from './preview';
+import { expectTruthfulShape, expectWellFormed } from '@/lib/testing/treeShape';
 
 const FILTERS: TreeFilter[] = ['default', 'no-tools', 'user', 'labelled', 'all'];
 

@@ -5,7 +5,7 @@ import { TreeBuilder } from '@/lib/testing/builder';
 import { Rng, generateSession } from '@/lib/testing/generate';
 import { buildForest, flattenForest } from './flatten';
 import { treeKeyAction } from './keyboard';
-import { expectWellFormed } from './shapeChecks';
+import { expectWellFormed } from '@/lib/testing/treeShape';
 
 /**
  * Time bound for the tree view's hot path: building the forest and the rows

@@ -5,7 +5,7 @@ import type { EntryId } from '@/lib/session/types';
 import { TreeBuilder } from '@/lib/testing/builder';
 import { passesFilter, type TreeFilter } from './filters';
 import { buildForest, flattenForest, flattenTree, type FlatTree } from './flatten';
-import { expectTruthfulShape, expectWellFormed } from './shapeChecks';
+import { expectTruthfulShape, expectWellFormed } from '@/lib/testing/treeShape';
 
 const FILTERS: TreeFilter[] = ['default', 'no-tools', 'user', 'labelled', 'all'];
 

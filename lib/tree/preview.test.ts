@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CustomEntry, MessageEntry, SessionEntry } from '@/lib/session/types';
 import { TreeBuilder } from '@/lib/testing/builder';
-import { PREVIEW_MAX, clip, entryPreview, firstLine, formatCount, matchRange, previewSearchText } from './preview';
+import { PREVIEW_MAX, clip, entryPreview, firstLine, matchRange, previewSearchText } from './preview';
 
 const text = (e: SessionEntry) => entryPreview(e).text;
 
@@ -102,9 +102,6 @@ describe('text helpers', () => {
   it('firstLine skips blank lines and heading marks', () => {
     expect(firstLine('\n  \n### Title  \nbody')).toBe('Title');
     expect(firstLine('')).toBe('');
-  });
-  it('formatCount groups thousands', () => {
-    expect([0, 999, 1000, 131140, 1234567, -4200].map(formatCount)).toEqual(['0', '999', '1,000', '131,140', '1,234,567', '-4,200']);
   });
 });
 

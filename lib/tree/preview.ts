@@ -1,3 +1,4 @@
+import { formatCount } from '@/lib/format/numbers';
 import type { AssistantMessage, ChatMessage, SessionEntry, ToolCallPart, ToolResultMessage, UserMessage } from '@/lib/session/types';
 
 /**
@@ -65,12 +66,6 @@ export function firstLine(text: string): string {
     start = end + 1;
   }
   return '';
-}
-
-/** Digits grouped by thousands without locale data, so tests and server and browser agree. */
-export function formatCount(n: number): string {
-  const sign = n < 0 ? '-' : '';
-  return sign + String(Math.round(Math.abs(n))).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 /** Text parts only, stopping once enough has been collected for a preview. */

@@ -1,9 +1,10 @@
+import { formatCount } from '@/lib/format/numbers';
 import { buildSessionContext } from '@/lib/session/context';
 import { SessionTree } from '@/lib/session/tree';
 import type { ImagePart, SessionEntry, SessionSnapshot } from '@/lib/session/types';
 import { renderMarkdownToHtml } from '@/lib/markdown/render';
 import type { EffectiveSummary } from '@/lib/session/revisions';
-import { argsJson, entryLabel, entryPreview, formatCount, formatDate, imageLabel, stopNote, summaryFacts } from './shared';
+import { argsJson, entryLabel, entryPreview, formatDate, imageLabel, stopNote, summaryFacts } from './shared';
 
 /**
  * One self-contained HTML file that opens offline: a tree of the whole session

@@ -1,8 +1,9 @@
+import { formatCount } from '@/lib/format/numbers';
 import { buildSessionContext } from '@/lib/session/context';
 import { SessionTree } from '@/lib/session/tree';
 import type { SessionEntry, SessionSnapshot } from '@/lib/session/types';
 import type { EffectiveSummary } from '@/lib/session/revisions';
-import { argsJson, entryPreview, formatCount, formatDate, imageLabel, isHttpUrl, stopNote, summaryFacts } from './shared';
+import { argsJson, entryPreview, formatDate, imageLabel, isHttpUrl, stopNote, summaryFacts } from './shared';
 
 /**
  * Markdown export: the active path (what buildSessionContext walks), messages

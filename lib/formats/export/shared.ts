@@ -1,18 +1,11 @@
+import { formatBytes } from '@/lib/format/numbers';
+import { summarizerLabel } from '@/lib/timeline/summarizerLabel';
 import type { EffectiveSummary } from '@/lib/session/revisions';
 import { messageText, oneLine } from '@/lib/session/messages';
 import type { ImagePart, SessionEntry } from '@/lib/session/types';
 
 /** Wording shared by the Markdown and HTML exports. */
 
-export function formatCount(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
-}
 
 export function formatDate(ms: number): string {
   const d = new Date(ms);
@@ -110,7 +103,7 @@ export function summaryFacts(e: SessionEntry, effective: EffectiveSummary | unde
   const d = effective?.details ?? e.details;
   const facts: string[] = [];
   const s = d.summarizer;
-  facts.push(`summarizer: ${s.kind === 'model' ? s.model : s.kind === 'extractive' ? 'extractive, no model' : s.kind === 'hook' ? `hook ${s.name}` : `imported from ${s.source}`}`);
+  facts.push(`summarizer: ${summarizerLabel(s)}`);
   if (d.durationMs !== undefined) facts.push(`${(d.durationMs / 1000).toFixed(1)} s`);
   if (d.usage?.cost !== undefined) facts.push(`$${d.usage.cost.toFixed(4)}`);
   if (d.summarizedEntryCount !== undefined) facts.push(`${d.summarizedEntryCount} entries summarised`);

@@ -1,0 +1,40 @@
+'use client';
+
+import { create } from 'zustand';
+
+/** Which side panel is open, by its id in the panel list (components/chat/panels.tsx), or none. */
+export type SidePanel = string | null;
+
+interface UiState {
+  sessionId: string | null;
+  sidePanel: SidePanel;
+  /** Unsent composer text per session, so switching sessions keeps drafts. */
+  drafts: Record<string, string>;
+  selectSession: (id: string | null) => void;
+  setSidePanel: (p: SidePanel) => void;
+  setDraft: (sessionId: string, text: string) => void;
+}
+
+/** The selected session is mirrored in the URL hash so a reload reopens it. */
+function writeHash(id: string | null) {
+  if (typeof window === 'undefined') return;
+  const next = id ? `#/s/${encodeURIComponent(id)}` : '#/';
+  if (window.location.hash !== next) window.history.replaceState(null, '', next);
+}
+
+export function sessionIdFromHash(hash: string): string | null {
+  const m = /^#\/s\/([^/?#]+)/.exec(hash);
+  return m ? decodeURIComponent(m[1]!) : null;
+}
+
+export const useUi = create<UiState>((set) => ({
+  sessionId: null,
+  sidePanel: null,
+  drafts: {},
+  selectSession: (id) => {
+    writeHash(id);
+    set({ sessionId: id });
+  },
+  setSidePanel: (p) => set({ sidePanel: p }),
+  setDraft: (sessionId, text) => set((s) => ({ drafts: { ...s.drafts, [sessionId]: text } })),
+}));

@@ -1,3 +1,0 @@
-export * from './collect';
-export * from './prepare';
-export * from './summarize';

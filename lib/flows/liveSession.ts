@@ -1,0 +1,128 @@
+import { errorMessage } from '@/lib/errors';
+import { SessionTree } from '@/lib/session/tree';
+import type { EntryId, SessionEntry, StoredSession } from '@/lib/session/types';
+import type { SessionStore, Unsubscribe } from './ports';
+
+export interface LiveSessionState {
+  status: 'loading' | 'ready' | 'missing' | 'error';
+  error?: string;
+  row: StoredSession | null;
+  tree: SessionTree;
+  /** This tab's position. Follows the stored leaf while that only extends our path. */
+  leafId: EntryId | null;
+  /** Bumped on every change so React memos can depend on it. */
+  version: number;
+}
+
+/**
+ * Keeps one session's tree in memory and in step with IndexedDB, across tabs.
+ * Loads the session once, then watches the session row's revision and fetches
+ * only the entries written since the last revision it saw, so a 10,000-entry
+ * session costs one load, not one per streamed chunk.
+ */
+export class LiveSession {
+  private state: LiveSessionState;
+  private listeners = new Set<() => void>();
+  private unwatch: Unsubscribe | null = null;
+  private lastRev = 0;
+  private syncing: Promise<void> | null = null;
+  private resync = false;
+
+  constructor(
+    readonly sessionId: string,
+    private readonly store: Pick<SessionStore, 'loadSession' | 'entriesChangedSince' | 'watchSession' | 'getSession'>,
+  ) {
+    this.state = { status: 'loading', row: null, tree: new SessionTree(), leafId: null, version: 0 };
+  }
+
+  getSnapshot = (): LiveSessionState => this.state;
+
+  subscribe = (fn: () => void): (() => void) => {
+    this.listeners.add(fn);
+    if (this.listeners.size === 1) this.start();
+    return () => {
+      this.listeners.delete(fn);
+      if (this.listeners.size === 0) this.stop();
+    };
+  };
+
+  private emit(patch: Partial<LiveSessionState>) {
+    this.state = { ...this.state, ...patch, version: this.state.version + 1 };
+    for (const l of this.listeners) l();
+  }
+
+  /**
+   * Applies this tab's own writes at once, without waiting for the round trip
+   * through IndexedDB (which confirms them later; replacing is idempotent).
+   */
+  applyLocal(entries: readonly SessionEntry[], leafId?: EntryId | null) {
+    for (const e of entries) this.state.tree.replace(e);
+    this.emit(leafId === undefined ? {} : { leafId });
+  }
+
+  /** Moves this tab's leaf (the caller persists it). */
+  setLeaf(leafId: EntryId | null) {
+    this.emit({ leafId });
+  }
+
+  private start() {
+    void this.load();
+  }
+
+  private stop() {
+    this.unwatch?.();
+    this.unwatch = null;
+  }
+
+  private async load() {
+    try {
+      const loaded = await this.store.loadSession(this.sessionId);
+      if (!loaded) return this.emit({ status: 'missing', row: null });
+      const tree = new SessionTree(loaded.entries);
+      this.lastRev = loaded.row.rev;
+      const leafId = loaded.row.leafId && tree.has(loaded.row.leafId) ? loaded.row.leafId : tree.newestLeaf();
+      this.emit({ status: 'ready', row: loaded.row, tree, leafId });
+      this.unwatch = this.store.watchSession(
+        this.sessionId,
+        (row) => void this.onRow(row),
+        (err) => this.emit({ status: 'error', error: String(err) }),
+      );
+    } catch (err) {
+      this.emit({ status: 'error', error: errorMessage(err) });
+    }
+  }
+
+  private async onRow(row: StoredSession | undefined) {
+    if (!row) return this.emit({ status: 'missing', row: null });
+    if (row.rev <= this.lastRev && this.state.row) {
+      if (row !== this.state.row) this.emit({ row });
+      return;
+    }
+    // Serialise fetches: a burst of writes becomes one catch-up query.
+    if (this.syncing) {
+      this.resync = true;
+      return;
+    }
+    this.syncing = this.catchUp(row);
+    await this.syncing;
+    this.syncing = null;
+    if (this.resync) {
+      this.resync = false;
+      const latest = await this.store.getSession(this.sessionId);
+      await this.onRow(latest);
+    }
+  }
+
+  private async catchUp(row: StoredSession) {
+    const changed = await this.store.entriesChangedSince(this.sessionId, this.lastRev);
+    const tree = this.state.tree;
+    for (const e of changed.entries) tree.replace(e);
+    this.lastRev = Math.max(row.rev, changed.rev);
+    let leafId = this.state.leafId;
+    const stored = row.leafId;
+    // Follow the stored leaf when it extends where we are (our own append, or
+    // another tab continuing our path); stay put when it went elsewhere.
+    if (stored && tree.has(stored) && (leafId === null || !tree.has(leafId) || tree.isAncestor(leafId, stored))) leafId = stored;
+    this.emit({ row, leafId });
+  }
+}

@@ -1,0 +1,114 @@
+import type { ChatStreamResult, ChatTurnRequest, StreamHandlers } from '@/lib/chat/turn';
+import type { TextSummarizer } from '@/lib/compaction/summarizer';
+import type { ImportResult } from '@/lib/formats/types';
+import type { ClientCredentials } from '@/lib/providers/requests';
+import type { AppSettings } from '@/lib/settings/appSettings';
+import type { Calibration } from '@/lib/tokens/calibration';
+import type { TokensService } from '@/lib/sessionTokens/service';
+import type { EntryId, NewEntry, SessionEntry, SessionMeta, SessionSnapshot, StoredSession, TokenCache } from '@/lib/session/types';
+
+/**
+ * What the flows need from the world, as interfaces. The browser wires IndexedDB
+ * (lib/db), the workers, fetch to the app's own routes, Web Locks and toasts in
+ * (lib/browser/ports.ts); unit tests wire fake-indexeddb, the token service on
+ * the same thread and scripted transports. The flows never know which.
+ */
+
+export type Unsubscribe = () => void;
+
+/** Sessions and entries as the store keeps them. Every write is one transaction: it lands whole or not at all. */
+export interface SessionStore {
+  createSession(init?: Partial<SessionMeta>): Promise<StoredSession>;
+  getSession(id: string): Promise<StoredSession | undefined>;
+  loadSession(id: string): Promise<{ row: StoredSession; entries: SessionEntry[] } | null>;
+  /** Entries written after revision `rev`, parents before children, and the newest revision among them. */
+  entriesChangedSince(id: string, rev: number): Promise<{ entries: SessionEntry[]; rev: number }>;
+  /** Calls back with the session row now and after every change to it (any tab); undefined once it is deleted. */
+  watchSession(id: string, onRow: (row: StoredSession | undefined) => void, onError: (err: unknown) => void): Unsubscribe;
+  appendEntries(sessionId: string, parentId: EntryId | null, entries: NewEntry[], opts?: { moveLeaf?: boolean }): Promise<SessionEntry[]>;
+  updateEntry(sessionId: string, entryId: EntryId, update: (e: SessionEntry) => SessionEntry): Promise<SessionEntry>;
+  updateSession(id: string, patch: Partial<Pick<SessionMeta, 'title' | 'model' | 'systemPrompt' | 'compaction' | 'leafId'>>): Promise<void>;
+  renameSession(id: string, title: string): Promise<void>;
+  deleteSession(id: string): Promise<void>;
+  listSessions(search?: string): Promise<StoredSession[]>;
+  importSnapshots(snapshots: SessionSnapshot[], opts?: { allowDuplicates?: boolean }): Promise<ImportOutcome>;
+  exportSnapshot(id: string): Promise<SessionSnapshot | null>;
+  exportAllSnapshots(): Promise<SessionSnapshot[]>;
+  setEntryTokens(sessionId: string, tokens: ReadonlyArray<{ id: EntryId; tokens: TokenCache }>): Promise<void>;
+  getCalibration(model: string): Promise<Calibration | undefined>;
+  setCalibration(model: string, value: Calibration): Promise<void>;
+  loadAppSettings(): Promise<AppSettings>;
+  saveAppSettings(patch: Partial<AppSettings>): Promise<void>;
+  loadClientCredentials(): Promise<ClientCredentials | undefined>;
+  saveClientCredentials(c: ClientCredentials): Promise<void>;
+  getLastBackupAt(): Promise<number | null>;
+  setLastBackupAt(at: number): Promise<void>;
+}
+
+export interface ImportOutcome {
+  imported: StoredSession[];
+  /** Snapshots skipped because a session from the same source content already exists. */
+  duplicates: { title: string; existingId: string }[];
+}
+
+/** The token service (lib/tokens/service.ts) as a worker exposes it: every call is asynchronous. */
+export type TokensPort = { [K in keyof TokensService]: TokensService[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never };
+
+/** Import parsing and export rendering, off the main thread. */
+export interface FormatsPort {
+  importFile(file: Blob, fileName: string, onProgress?: (bytesRead: number, totalBytes: number) => void): Promise<ImportResult>;
+  exportSession(snapshot: SessionSnapshot, kind: ExportKind): Promise<string>;
+  exportAll(snapshots: SessionSnapshot[]): Promise<Uint8Array>;
+}
+
+export type ExportKind = 'jsonl' | 'markdown' | 'markdown-all' | 'html';
+
+/** The models, reached through the app's own server. */
+export interface ModelTransport {
+  streamChat(req: ChatTurnRequest, handlers: StreamHandlers): Promise<ChatStreamResult>;
+  summarizer(summarizerModel: string, chatModel: string | undefined): TextSummarizer;
+}
+
+/** Marks which replies a tab is still streaming; a lock vanishes with its tab, which is what tells an interrupted reply apart. */
+export interface StreamLocks {
+  hold(entryId: EntryId): Promise<() => void>;
+  isHeld(entryId: EntryId): Promise<boolean>;
+}
+
+export interface NoticeAction {
+  label: string;
+  run: () => void;
+}
+
+/** What the user is told: short sentences, some with one action. */
+export interface Notifier {
+  success(message: string): void;
+  info(message: string, opts?: { action?: NoticeAction; durationMs?: number }): void;
+  warning(message: string, opts?: { action?: NoticeAction; durationMs?: number }): void;
+  error(message: string): void;
+}
+
+/** The browser's storage for this site: how full it is, and whether it may be evicted. */
+export interface StorageQuota {
+  estimate(): Promise<{ usage?: number; quota?: number } | null>;
+  /** null when the browser cannot tell. */
+  persisted(): Promise<boolean | null>;
+  /** Asks the browser not to evict this site's data; resolves with whether it agreed. */
+  persist(): Promise<boolean>;
+}
+
+/** Saves a file to the user's disk. */
+export type SaveFile = (name: string, data: string | Uint8Array, mime: string) => void;
+
+export interface FlowPorts {
+  store: SessionStore;
+  tokens: TokensPort;
+  formats: FormatsPort;
+  transport: ModelTransport;
+  locks: StreamLocks;
+  notify: Notifier;
+  saveFile: SaveFile;
+  quota: StorageQuota;
+  /** Timers, so tests can drive time. */
+  now?: () => number;
+}

@@ -1,0 +1,110 @@
+import type { ContextFigure } from '@/lib/tokens/pathIndex';
+import type { PathUpdate } from '@/lib/sessionTokens/service';
+import type { SessionEntry } from '@/lib/session/types';
+import type { SessionStore, TokensPort } from './ports';
+
+export interface TokenSyncOptions {
+  model: string;
+  contextWindow?: number;
+  systemPrompt?: string;
+}
+
+/**
+ * What about an entry can change its token count: a reply growing or
+ * finishing, usage arriving. Entries come back from IndexedDB as new objects
+ * after every write (a token cache being stored, say), so identity alone would
+ * make every write look like a change and recount forever.
+ */
+function signature(e: SessionEntry): string {
+  if (e.type === 'message') {
+    const m = e.message;
+    let chars = 0;
+    for (const p of m.content) chars += p.type === 'text' ? p.text.length : p.type === 'thinking' ? p.thinking.length : p.type === 'toolCall' ? 1 : 0;
+    const usage = m.role === 'assistant' && m.usage ? `${m.usage.input}/${m.usage.output}` : '';
+    const status = m.role === 'assistant' ? `${m.status}/${m.stopReason}` : '';
+    return `${m.content.length}|${chars}|${usage}|${status}`;
+  }
+  if (e.type === 'compaction' || e.type === 'branch_summary') return String(e.summary.length);
+  return e.type;
+}
+
+/**
+ * Keeps the token worker's copy of a session's active path in step with the
+ * UI, sending only what changed (appends, updated replies, or the new tail
+ * after a leaf switch), and persists what the worker computed: token caches
+ * (so nothing is counted twice) and calibrations (so they survive reloads).
+ * Calls are chained, so the worker sees changes in order.
+ */
+export class TokenSync {
+  private path: SessionEntry[] = [];
+  private sigs: string[] = [];
+  private opts: TokenSyncOptions | null = null;
+  private chain: Promise<void> = Promise.resolve();
+  private listeners = new Set<(f: ContextFigure | null) => void>();
+  figure: ContextFigure | null = null;
+
+  constructor(
+    readonly sessionId: string,
+    private readonly tokens: TokensPort,
+    private readonly store: Pick<SessionStore, 'getCalibration' | 'setCalibration' | 'setEntryTokens'>,
+  ) {}
+
+  onFigure(fn: (f: ContextFigure | null) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Resolves once every queued change reached the worker. */
+  flush(): Promise<void> {
+    return this.chain;
+  }
+
+  sync(path: SessionEntry[], opts: TokenSyncOptions | null): Promise<void> {
+    this.chain = this.chain.then(() => this.apply(path, opts)).catch((err: unknown) => {
+      // The meter is advisory: a failed count must not break chatting. The next change reloads.
+      console.warn('token sync failed', err);
+      this.opts = null;
+    });
+    return this.chain;
+  }
+
+  private async apply(path: SessionEntry[], opts: TokenSyncOptions | null) {
+    const client = this.tokens;
+    if (!opts) {
+      this.opts = null;
+      return this.publish(null);
+    }
+    const sigs = path.map(signature);
+    const prev = this.opts;
+    if (!prev || prev.systemPrompt !== opts.systemPrompt) {
+      const calibration = await this.store.getCalibration(opts.model).catch(() => undefined);
+      await this.handle(await client.loadPath(this.sessionId, path, { ...opts, calibration }), opts.model);
+    } else {
+      if (prev.model !== opts.model || prev.contextWindow !== opts.contextWindow) {
+        const calibration = await this.store.getCalibration(opts.model).catch(() => undefined);
+        await this.handle(await client.setOptions(this.sessionId, { model: opts.model, contextWindow: opts.contextWindow, calibration }), opts.model);
+      }
+      // First position where the paths hold different entries.
+      let k = 0;
+      const n = Math.min(path.length, this.path.length);
+      while (k < n && path[k]!.id === this.path[k]!.id) k++;
+      for (let j = 0; j < k; j++) if (sigs[j] !== this.sigs[j]) await this.handle(await client.update(this.sessionId, path[j]!), opts.model);
+      if (k < this.path.length) await this.handle(await client.switchPath(this.sessionId, k > 0 ? path[k - 1]!.id : null, path.slice(k)), opts.model);
+      else if (k < path.length) await this.handle(await client.append(this.sessionId, path.slice(k)), opts.model);
+    }
+    this.path = path;
+    this.sigs = sigs;
+    this.opts = opts;
+  }
+
+  private async handle(update: PathUpdate, model: string) {
+    this.publish(update.figure);
+    if (update.computed.length) await this.store.setEntryTokens(this.sessionId, update.computed).catch(() => {});
+    if (update.calibration) await this.store.setCalibration(model, update.calibration).catch(() => {});
+  }
+
+  private publish(f: ContextFigure | null) {
+    this.figure = f;
+    for (const l of this.listeners) l(f);
+  }
+}

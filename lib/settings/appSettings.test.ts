@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_COMPACTION_SETTINGS } from '@/lib/session/types';
+import { DEFAULT_APP_SETTINGS, effectiveCompactionSettings, mergeAppSettings, readAppSettings } from './appSettings';
+import { parseCompactionForm, toCompactionForm } from './compactionForm';
+
+describe('readAppSettings', () => {
+  it('gives the defaults for nothing stored, or for something that is not an object', () => {
+    for (const raw of [undefined, null, 42, 'x', []]) expect(readAppSettings(raw)).toEqual(DEFAULT_APP_SETTINGS);
+  });
+
+  it('keeps valid fields and replaces each invalid one by its default, field by field', () => {
+    const read = readAppSettings({
+      summarizerModel: 'openai:gpt-4o-mini',
+      branchLeaveDefault: 'sometimes',
+      compaction: { enabled: false, reserveTokens: -5, keepRecentTokens: 8000, thresholdPercent: 3, toolResultMaxChars: 'lots' },
+      stray: { anything: true },
+    });
+    expect(read).toEqual({
+      summarizerModel: 'openai:gpt-4o-mini',
+      branchLeaveDefault: DEFAULT_APP_SETTINGS.branchLeaveDefault,
+      compaction: {
+        ...DEFAULT_COMPACTION_SETTINGS,
+        enabled: false,
+        keepRecentTokens: 8000,
+      },
+    });
+    expect(read).not.toHaveProperty('stray');
+  });
+
+  it('keeps an optional threshold only when it is a fraction', () => {
+    expect(readAppSettings({ compaction: { thresholdPercent: 0.8 } }).compaction.thresholdPercent).toBe(0.8);
+    expect(readAppSettings({ compaction: { thresholdPercent: 80 } }).compaction).not.toHaveProperty('thresholdPercent');
+  });
+});
+
+describe('mergeAppSettings', () => {
+  it('changes only what the patch names, compaction fields included', () => {
+    const cur = readAppSettings({ summarizerModel: 'a:b', compaction: { keepRecentTokens: 9000 } });
+    const next = mergeAppSettings(cur, { compaction: { ...cur.compaction, reserveTokens: 1000 } });
+    expect(next.summarizerModel).toBe('a:b');
+    expect(next.compaction.keepRecentTokens).toBe(9000);
+    expect(next.compaction.reserveTokens).toBe(1000);
+  });
+});
+
+describe('effectiveCompactionSettings', () => {
+  it('puts a session override on top of the global settings', () => {
+    const global = { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 5000 };
+    expect(effectiveCompactionSettings(global, { compaction: { reserveTokens: 10 } })).toEqual({ ...global, reserveTokens: 10 });
+    expect(effectiveCompactionSettings(global, null)).toEqual(global);
+  });
+});
+
+describe('the compaction form', () => {
+  it('round-trips settings, the threshold shown in percent', () => {
+    const settings = { ...DEFAULT_COMPACTION_SETTINGS, thresholdPercent: 0.75 };
+    const form = toCompactionForm({}, settings);
+    expect(form.thresholdPercent).toBe('75');
+    expect(parseCompactionForm(form)).toEqual({ ok: true, value: settings });
+  });
+
+  it('names the field that is wrong', () => {
+    const form = toCompactionForm({}, DEFAULT_COMPACTION_SETTINGS);
+    expect(parseCompactionForm({ ...form, keepRecentTokens: '1.5' })).toEqual({ ok: false, error: 'Keep recent tokens must be a whole number ≥ 0.' });
+    expect(parseCompactionForm({ ...form, reserveTokens: '' })).toEqual({ ok: false, error: 'Reserve tokens must be a whole number ≥ 0.' });
+    expect(parseCompactionForm({ ...form, thresholdPercent: '120' })).toEqual({ ok: false, error: 'Threshold must be at most 100 %.' });
+    expect(parseCompactionForm({ ...form, thresholdPercent: '' })).toMatchObject({ ok: true });
+  });
+});

@@ -1,0 +1,46 @@
+import type { CompactionSettings } from '@/lib/session/types';
+
+/**
+ * The compaction settings as a form edits them: text fields, the threshold
+ * in percent. Parsing says which field is wrong, in words for the form.
+ */
+export interface CompactionForm {
+  enabled: boolean;
+  reserveTokens: string;
+  keepRecentTokens: string;
+  thresholdPercent: string;
+  toolResultMaxChars: string;
+}
+
+export function toCompactionForm(overrides: Partial<CompactionSettings>, base: CompactionSettings): CompactionForm {
+  const v = { ...base, ...overrides };
+  return {
+    enabled: v.enabled,
+    reserveTokens: String(v.reserveTokens),
+    keepRecentTokens: String(v.keepRecentTokens),
+    thresholdPercent: v.thresholdPercent !== undefined ? String(Math.round(v.thresholdPercent * 100)) : '',
+    toolResultMaxChars: String(v.toolResultMaxChars),
+  };
+}
+
+export type FormResult = { ok: true; value: CompactionSettings } | { ok: false; error: string };
+
+export function parseCompactionForm(form: CompactionForm): FormResult {
+  const errors: string[] = [];
+  const int = (s: string, name: string, min = 0): number => {
+    const n = Number(s.trim());
+    if (s.trim() === '' || !Number.isInteger(n) || n < min) errors.push(`${name} must be a whole number ≥ ${min}.`);
+    return n;
+  };
+  const pct = form.thresholdPercent.trim();
+  const threshold = pct === '' ? undefined : int(pct, 'Threshold', 1);
+  if (threshold !== undefined && threshold > 100) errors.push('Threshold must be at most 100 %.');
+  const value: CompactionSettings = {
+    enabled: form.enabled,
+    reserveTokens: int(form.reserveTokens, 'Reserve tokens'),
+    keepRecentTokens: int(form.keepRecentTokens, 'Keep recent tokens'),
+    toolResultMaxChars: int(form.toolResultMaxChars, 'Tool result max characters'),
+    ...(threshold !== undefined ? { thresholdPercent: threshold / 100 } : {}),
+  };
+  return errors.length ? { ok: false, error: errors[0]! } : { ok: true, value };
+}

@@ -1,0 +1,151 @@
+/**
+ * The architecture's boundaries as ESLint rules (docs/architecture.md):
+ *
+ *   lib/ (domain and flows, pure)  ←  lib/db (IndexedDB)  ←  lib/browser (browser adapters)
+ *        ↑                                   ↑                      ↑
+ *   workers/ (hosts lib off the main thread)      components/ + app/ (React)
+ *   app/api/* (server) depends on lib/ only, never on the browser side.
+ *
+ * Packages are checked by name (no-restricted-imports, both the bare and the
+ * sub-path form), local files by where an import resolves to
+ * (import/no-restricted-paths, through the TypeScript resolver), so `@/lib/db`,
+ * `@/lib/db/sessions` and `../db/sessions` are the same import. Each rule has a
+ * test in scripts/lint/*.test.ts that lints a violating snippet and expects it
+ * to fail.
+ */
+
+const REACT = ['react', 'react-dom', 'zustand', '@tanstack/react-query', '@tanstack/react-virtual', 'react-markdown', 'sonner'];
+const NEXT = ['next'];
+const DEXIE = ['dexie', 'dexie-react-hooks'];
+
+/** A package and everything under it. */
+const packages = (names, message) => names.flatMap((name) => [{ group: [name, `${name}/*`], message }]);
+
+function restrictPackages(...groups) {
+  return ['error', { patterns: groups.flat() }];
+}
+
+/** Local folders a layer may not reach, resolved (aliases and relative paths alike). */
+function restrictPaths(zones) {
+  return ['error', { basePath: import.meta.dirname + '/../..', zones }];
+}
+
+const BROWSER_GLOBALS = [
+  { name: 'fetch', message: 'lib/ has no network: inject a transport (lib/flows/ports.ts) instead.' },
+  { name: 'window', message: 'lib/ runs outside the page too: inject what you need.' },
+  { name: 'document', message: 'lib/ runs outside the page too: inject what you need.' },
+  { name: 'navigator', message: 'lib/ runs outside the page too: browser APIs belong in lib/browser.' },
+  { name: 'indexedDB', message: 'IndexedDB is lib/db’s alone.' },
+  { name: 'localStorage', message: 'Browser storage belongs in lib/db or lib/browser.' },
+  { name: 'sessionStorage', message: 'Browser storage belongs in lib/db or lib/browser.' },
+  { name: 'XMLHttpRequest', message: 'lib/ has no network: inject a transport instead.' },
+  { name: 'WebSocket', message: 'lib/ has no network: inject a transport instead.' },
+  { name: 'EventSource', message: 'lib/ has no network: inject a transport instead.' },
+];
+
+export const boundaryConfigs = [
+  {
+    // The pure domain and the flows: no framework, no storage, no network, no browser.
+    files: ['lib/**/*.ts'],
+    ignores: ['lib/db/**', 'lib/browser/**'],
+    rules: {
+      'no-restricted-imports': restrictPackages(
+        packages(REACT, 'lib/ is pure TypeScript: React and UI libraries belong in components/.'),
+        packages(NEXT, 'lib/ does not know it runs in Next.js.'),
+        packages(DEXIE, 'Only lib/db touches IndexedDB: inject the store port instead.'),
+        packages(['comlink'], 'Workers are reached through ports, not imported by lib/.'),
+      ),
+      'no-restricted-globals': ['error', ...BROWSER_GLOBALS],
+      'import/no-restricted-paths': restrictPaths([
+        { target: './lib', from: './lib/db', message: 'lib/ may not import lib/db: depend on the SessionStore port (lib/flows/ports.ts).' },
+        { target: './lib', from: './lib/browser', message: 'lib/ may not import lib/browser: the browser adapters plug into the ports from outside.' },
+        { target: './lib', from: './workers', message: 'lib/ may not import workers/: workers host lib, not the other way round.' },
+        { target: './lib', from: './components', message: 'lib/ may not import components/.' },
+        { target: './lib', from: './app', message: 'lib/ may not import app/.' },
+      ]),
+    },
+  },
+  {
+    // Storage: Dexie lives here and nowhere else; it serves lib/, it does not know the UI.
+    files: ['lib/db/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrictPackages(
+        packages(REACT, 'lib/db serves every layer: no React or UI libraries.'),
+        packages(NEXT, 'lib/db does not know it runs in Next.js.'),
+      ),
+      'import/no-restricted-paths': restrictPaths([
+        { target: './lib/db', from: './lib/browser', message: 'lib/db may not import lib/browser.' },
+        { target: './lib/db', from: './workers', message: 'lib/db may not import workers/.' },
+        { target: './lib/db', from: './components', message: 'lib/db may not import components/.' },
+        { target: './lib/db', from: './app', message: 'lib/db may not import app/.' },
+      ]),
+    },
+  },
+  {
+    // Browser adapters: fetch, Web Locks, downloads, the worker clients. Still no React, no Dexie.
+    files: ['lib/browser/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrictPackages(
+        packages(REACT, 'lib/browser adapts browser APIs for the flows: no React or UI libraries.'),
+        packages(NEXT, 'lib/browser does not know it runs in Next.js.'),
+        packages(DEXIE, 'Only lib/db touches IndexedDB: call its functions.'),
+      ),
+      'import/no-restricted-paths': restrictPaths([
+        { target: './lib/browser', from: './components', message: 'lib/browser may not import components/.' },
+        { target: './lib/browser', from: './app', message: 'lib/browser may not import app/.' },
+      ]),
+    },
+  },
+  {
+    // Workers host lib/ off the main thread: no UI, no browser adapters, IndexedDB only through lib/db.
+    files: ['workers/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrictPackages(
+        packages(REACT, 'A worker has no UI.'),
+        packages(NEXT, 'A worker does not know it runs in Next.js.'),
+        packages(DEXIE, 'Only lib/db touches IndexedDB: call its functions.'),
+      ),
+      'import/no-restricted-paths': restrictPaths([
+        { target: './workers', from: './components', message: 'workers/ may not import components/.' },
+        { target: './workers', from: './app', message: 'workers/ may not import app/.' },
+        { target: './workers', from: './lib/browser', message: 'workers/ may not import lib/browser: adapters wire workers in, not out.' },
+      ]),
+    },
+  },
+  {
+    // React: render state, call flows. Storage only through lib/db's functions, workers only through the flows.
+    files: ['components/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}'],
+    ignores: ['app/api/**'],
+    rules: {
+      'no-restricted-imports': restrictPackages(packages(DEXIE, 'Components reach IndexedDB only through lib/db (its watch… observers and the flows).')),
+      'import/no-restricted-paths': restrictPaths([
+        { target: ['./components', './app'], from: './workers', message: 'Components reach the workers through the flows (lib/flows), not directly.' },
+        {
+          target: ['./components', './app'],
+          from: './lib/db',
+          except: ['./index.ts'],
+          message: 'Components use lib/db’s public surface (lib/db/index.ts), not its internals.',
+        },
+        { target: ['./components', './app'], from: './lib/tokens/exact.ts', message: 'The tokenizer tables load in the token worker only.' },
+        { target: ['./components', './app'], from: './lib/sessionTokens', message: 'The token service runs in the token worker only.' },
+      ]),
+    },
+  },
+  {
+    // The server: thin handlers over lib/, never the browser side.
+    files: ['app/api/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrictPackages(
+        packages(REACT, 'Route handlers render nothing.'),
+        packages(DEXIE, 'The server has no IndexedDB.'),
+      ),
+      'import/no-restricted-paths': restrictPaths([
+        { target: './app/api', from: './components', message: 'Route handlers depend on lib/ only.' },
+        { target: './app/api', from: './lib/db', message: 'Route handlers depend on lib/ only (lib/db is the browser’s storage).' },
+        { target: './app/api', from: './lib/browser', message: 'Route handlers depend on lib/ only (lib/browser is the browser side).' },
+        { target: './app/api', from: './lib/flows', message: 'Route handlers depend on lib/ only (lib/flows are the browser’s flows).' },
+        { target: './app/api', from: './workers', message: 'Route handlers depend on lib/ only.' },
+      ]),
+    },
+  },
+];
