@@ -25,7 +25,7 @@ function cleanWorkerError(err: unknown): string {
 }
 
 async function writeSnapshots(snapshots: SessionSnapshot[], fileName: string, allowDuplicates: boolean) {
-  const outcome = await importSnapshots(snapshots, { allowDuplicates });
+  const outcome = await importSnapshots(snapshots, { allowDuplicates, fileName });
   if (outcome.imported.length > 0) {
     useUi.getState().selectSession(outcome.imported[0]!.id);
     toast.success(`Imported ${outcome.imported.length} session${outcome.imported.length === 1 ? '' : 's'} from ${fileName}`);
@@ -37,9 +37,9 @@ async function writeSnapshots(snapshots: SessionSnapshot[], fileName: string, al
       action: {
         label: 'Import a copy',
         onClick: () => {
-          const dupTitles = new Set(outcome.duplicates.map((d) => d.title));
+          // By position: two conversations of one file may share a title.
           void writeSnapshots(
-            snapshots.filter((s) => dupTitles.has(s.meta.title)),
+            outcome.duplicates.map((d) => snapshots[d.index]!),
             fileName,
             true,
           ).catch((err: unknown) => toast.error(cleanWorkerError(err)));
