@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, openApp, test, assistantMessages, userMessages } from './support/fixtures';
+import { zipBomb } from '../lib/formats/testZip';
+import { chatTurn, expect, newSession, openApp, test, assistantMessages, userMessages } from './support/fixtures';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/real/', import.meta.url));
 
@@ -141,4 +142,59 @@ test('back up all sessions as one zip and restore it into an empty browser', asy
   await expect(other.getByText(/Already imported/)).toBeVisible();
   await expect(other.getByRole('navigation', { name: 'Sessions' }).getByRole('listitem')).toHaveCount(3);
   await fresh.close();
+});
+
+test.describe('importing sessions made here again', () => {
+  test('a JSONL export imported twice: the second time says Already imported and adds nothing', async ({ page }) => {
+    await openApp(page);
+    await newSession(page);
+    await chatTurn(page, 'a conversation made in this app');
+    await page.getByRole('button', { name: 'Export', exact: true }).click();
+    const [d] = await Promise.all([page.waitForEvent('download'), page.getByRole('dialog', { name: 'Export session' }).getByRole('button', { name: 'JSONL', exact: true }).click()]);
+    const file = { name: 'made-here.jsonl', mimeType: 'application/x-ndjson', buffer: readFileSync(await d.path()) };
+    await page.keyboard.press('Escape');
+    const list = page.getByRole('navigation', { name: 'Sessions' }).getByRole('listitem');
+
+    await page.getByLabel('Import file').setInputFiles(file);
+    await expect(page.getByText('Imported 1 session from made-here.jsonl')).toBeVisible();
+    await expect(list).toHaveCount(2);
+    await page.getByLabel('Import file').setInputFiles(file);
+    await expect(page.getByText(/Already imported: “.*”\. Nothing was duplicated\./)).toBeVisible();
+    await expect(list).toHaveCount(2);
+    // The user can still ask for a second copy.
+    await page.getByRole('button', { name: 'Import a copy' }).click();
+    await expect(list).toHaveCount(3);
+  });
+
+  test('a backup zip of sessions made here, restored twice: the second time says Already imported and adds nothing', async ({ page, browser }) => {
+    await openApp(page);
+    await newSession(page);
+    await chatTurn(page, 'the first session made here');
+    await newSession(page);
+    await chatTurn(page, 'the second session made here');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Back up all sessions' }).click()]);
+    const backup = { name: 'backup.zip', mimeType: 'application/zip', buffer: readFileSync(await download.path()) };
+
+    const fresh = await browser.newContext();
+    const other = await fresh.newPage();
+    await openApp(other);
+    const list = other.getByRole('navigation', { name: 'Sessions' }).getByRole('listitem');
+    await other.getByLabel('Import file').setInputFiles(backup);
+    await expect(other.getByText('Imported 2 sessions from backup.zip')).toBeVisible();
+    await expect(list).toHaveCount(2);
+    await other.getByLabel('Import file').setInputFiles(backup);
+    await expect(other.getByText(/Already imported: .*Nothing was duplicated\./)).toBeVisible();
+    await expect(list).toHaveCount(2);
+    await fresh.close();
+  });
+});
+
+test('a zip bomb is refused, saying how large it unpacks and what the limit is', async ({ page }) => {
+  await openApp(page);
+  // Three 1 MiB files of zeros declared at 512 MiB each: a few KB on disk, 1.5 GB unpacked.
+  const bomb = zipBomb(3, 512);
+  await page.getByLabel('Import file').setInputFiles({ name: 'bomb.zip', mimeType: 'application/zip', buffer: Buffer.from(bomb) });
+  const alert = page.getByRole('alert').filter({ hasText: 'Could not import bomb.zip' });
+  await expect(alert).toContainText('too large when unpacked: 1.5 GB, more than the 1 GB limit');
+  await expect(page.getByRole('navigation', { name: 'Sessions' }).getByRole('listitem')).toHaveCount(0);
 });

@@ -122,6 +122,81 @@ test.describe('durability', () => {
     await expect(userMessages(page)).toHaveCount(2);
   });
 
+  test('a database an imported "seq" left unable to save (schema v2) recovers on load: entries kept in order, and sending works', async ({ page }) => {
+    // The state the v2 app left after importing a crafted file whose last entry carried "seq": 1e300:
+    // v2 stored the file's seq as the key, which exhausted the entries' key generator. Written by hand, as in the v1 test.
+    await page.goto('/icon.svg');
+    await page.evaluate(async () => {
+      await new Promise<void>((resolve, reject) => {
+        const req = indexedDB.open('longctx', 20);
+        req.onupgradeneeded = () => {
+          const db = req.result;
+          const sessions = db.createObjectStore('sessions', { keyPath: 'id' });
+          for (const index of ['updatedAt', 'titleLower', 'source.hash']) sessions.createIndex(index, index);
+          const entries = db.createObjectStore('entries', { keyPath: 'seq', autoIncrement: true });
+          entries.createIndex('[sessionId+id]', ['sessionId', 'id'], { unique: true });
+          entries.createIndex('[sessionId+seq]', ['sessionId', 'seq']);
+          entries.createIndex('[sessionId+rev]', ['sessionId', 'rev']);
+          db.createObjectStore('settings', { keyPath: 'key' });
+          db.createObjectStore('calibration', { keyPath: 'model' });
+          db.createObjectStore('meta', { keyPath: 'key' });
+        };
+        req.onsuccess = () => {
+          const db = req.result;
+          const tx = db.transaction(['sessions', 'entries', 'meta'], 'readwrite');
+          const title = 'Imported with a seq';
+          tx.objectStore('meta').put({ key: 'rev', value: 1 });
+          tx.objectStore('sessions').put({ id: 'crafted', title, titleLower: title.toLowerCase(), createdAt: 1_700_000_000_000, updatedAt: 1_700_000_100_000, leafId: 'a2', entryCount: 4, rev: 1 });
+          const turns: [string, 'user' | 'assistant', string][] = [
+            ['u1', 'user', 'the first question'],
+            ['a1', 'assistant', 'the first answer'],
+            ['u2', 'user', 'the second question'],
+            ['a2', 'assistant', 'the second answer'],
+          ];
+          turns.forEach(([id, role, text], i) => {
+            const entry = { sessionId: 'crafted', rev: 1, id, parentId: i ? turns[i - 1]![0] : null, timestamp: 1_700_000_000_000 + i, type: 'message', message: { role, content: [{ type: 'text', text }] } };
+            tx.objectStore('entries').put(i === turns.length - 1 ? { ...entry, seq: 1e300 } : entry);
+          });
+          tx.oncomplete = () => {
+            db.close();
+            resolve();
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+        req.onerror = () => reject(req.error);
+      });
+    });
+    // The seed is really stuck: a plain add fails as every send did.
+    const stuck = await page.evaluate(
+      () =>
+        new Promise<string>((resolve) => {
+          const req = indexedDB.open('longctx', 20);
+          req.onsuccess = () => {
+            const tx = req.result.transaction('entries', 'readwrite');
+            const add = tx.objectStore('entries').add({ sessionId: 'crafted', id: 'probe', rev: 1 });
+            add.onsuccess = () => resolve('added');
+            add.onerror = (e) => {
+              e.preventDefault();
+              resolve(add.error?.name ?? 'error');
+            };
+            tx.oncomplete = tx.onabort = () => req.result.close();
+          };
+        }),
+    );
+    expect(stuck).toBe('ConstraintError');
+
+    await openApp(page);
+    const item = page.getByRole('navigation', { name: 'Sessions' }).getByRole('listitem');
+    await expect(item).toContainText('4 entries');
+    await item.getByRole('button', { name: /^Imported with a seq \d/ }).click();
+    await expect(userMessages(page)).toHaveText([/the first question/, /the second question/]);
+    await expect(assistantMessages(page)).toHaveText([/the first answer/, /the second answer/]);
+    await chatTurn(page, 'sending works again');
+    await page.reload();
+    await expect(userMessages(page)).toHaveText([/the first question/, /the second question/, /sending works again/]);
+    await expect(assistantMessages(page)).toHaveText([/the first answer/, /the second answer/, /Echo: sending works again/]);
+  });
+
   test('without IndexedDB (private mode, disabled site data) the page explains, instead of going blank', async ({ page }) => {
     await page.addInitScript(() => {
       Object.defineProperty(window, 'indexedDB', { configurable: true, get: () => undefined });

@@ -1,20 +1,26 @@
 import { Dexie, type Table } from 'dexie';
-import { CURRENT_SCHEMA_VERSION, DB_NAME, SCHEMA_VERSIONS, type CalibrationRow, type MetaRow, type SessionRow, type SettingRow, type StoredEntry } from './schema';
+import { CURRENT_SCHEMA_VERSION, DB_NAME, entriesStoreAt, SCHEMA_VERSIONS, type CalibrationRow, type MetaRow, type SessionRow, type SettingRow, type StoredEntry } from './schema';
 
 export class AppDB extends Dexie {
   sessions!: Table<SessionRow, string>;
-  entries!: Table<StoredEntry, number>;
   settings!: Table<SettingRow, string>;
   calibration!: Table<CalibrationRow, string>;
   meta!: Table<MetaRow, string>;
+  private readonly entriesStore: string;
 
   constructor(name = DB_NAME, upTo = CURRENT_SCHEMA_VERSION, options?: ConstructorParameters<typeof Dexie>[1]) {
     super(name, options);
+    this.entriesStore = entriesStoreAt(upTo);
     for (const v of SCHEMA_VERSIONS) {
       if (v.version > upTo) break;
       const declared = this.version(v.version).stores(v.stores);
       if (v.upgrade) declared.upgrade(v.upgrade);
     }
+  }
+
+  /** The entries table, under the store name of the schema version declared (tests open old versions). */
+  get entries(): Table<StoredEntry, number> {
+    return this.table(this.entriesStore);
   }
 }
 

@@ -45,6 +45,23 @@ export interface SchemaVersion {
   upgrade?: Parameters<ReturnType<Dexie['version']>['upgrade']>[0];
 }
 
+/**
+ * The store that holds entries since v3, which re-created it under this name:
+ * IndexedDB resets an auto-increment key generator only with a new store
+ * (clear() keeps it), and v2 could leave the generator exhausted so that every
+ * later write failed. It stored a file's own `"seq"` on import, and
+ * `"seq": 1e300` pushes the generator past 2^53; deleting the row does not undo that.
+ */
+export const ENTRIES_STORE = 'entryRows';
+
+/** Name of the entries store in schema `version`. */
+export function entriesStoreAt(version: number): string {
+  return version >= 3 ? ENTRIES_STORE : 'entries';
+}
+
+/** Rows copied per request when entries move to a new store: bounded memory for a database of any size. */
+const COPY_BATCH = 2_000;
+
 export const SCHEMA_VERSIONS: SchemaVersion[] = [
   {
     version: 1,
@@ -88,6 +105,32 @@ export const SCHEMA_VERSIONS: SchemaVersion[] = [
         .table('entries')
         .each((e: { sessionId: string }) => counts.set(e.sessionId, (counts.get(e.sessionId) ?? 0) + 1));
       for (const [id, n] of counts) await tx.table('sessions').update(id, { entryCount: n });
+    },
+  },
+  {
+    // v3: entries move to a fresh store with a fresh key generator (see ENTRIES_STORE), renumbered
+    // in their stored order, so every session keeps its order and so does the whole.
+    version: 3,
+    stores: {
+      sessions: 'id, updatedAt, titleLower, source.hash',
+      entries: null,
+      [ENTRIES_STORE]: '++seq, &[sessionId+id], [sessionId+seq], [sessionId+rev]',
+      settings: 'key',
+      calibration: 'model',
+      meta: 'key',
+    },
+    upgrade: async (tx) => {
+      // The old store is still readable here: Dexie deletes it after this function.
+      const from = tx.table('entries');
+      const to = tx.table(ENTRIES_STORE);
+      let after = -Infinity;
+      for (;;) {
+        const batch = (await from.where(':id').above(after).limit(COPY_BATCH).toArray()) as { seq: number }[];
+        if (batch.length === 0) break;
+        after = batch[batch.length - 1]!.seq;
+        // Without their old keys the rows get 1, 2, 3… in the same order.
+        await to.bulkAdd(batch.map(({ seq: _old, ...row }) => row));
+      }
     },
   },
 ];

@@ -4,6 +4,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { buildSessionContext } from '@/lib/session/context';
 import { SessionTree } from '@/lib/session/tree';
 import type { NewEntry, SessionSnapshot } from '@/lib/session/types';
+import { readChatGpt } from '@/lib/formats/readers/chatgpt';
+import { readFixture } from '@/lib/testing/fixtures';
 import { AppDB } from './db';
 import { StorageError } from './errors';
 import {
@@ -113,7 +115,7 @@ describe('session store', () => {
     expect(first.imported).toHaveLength(1);
     const again = await importSnapshots([snap('one', 'h1')], {}, db);
     expect(again.imported).toHaveLength(0);
-    expect(again.duplicates).toEqual([{ title: 'one', existingId: first.imported[0]!.id }]);
+    expect(again.duplicates).toEqual([{ index: 0, title: 'one', existingId: first.imported[0]!.id }]);
     // A file whose second session is broken (duplicate entry id) imports nothing at all.
     await expect(importSnapshots([snap('two', 'h2'), snap('three', 'h3', true)], {}, db)).rejects.toBeInstanceOf(StorageError);
     expect((await listSessions('', db)).map((s) => s.title)).toEqual(['one']);
@@ -158,6 +160,58 @@ describe('schema migration', () => {
     // The migrated session takes new writes.
     await appendEntries('s1', 'b', [user('new q')], {}, current);
     expect((await loadSession('s1', current))!.entries).toHaveLength(3);
+  });
+
+  /**
+   * A v2 database as the v2 code left it after importing a file whose last
+   * entry carried `"seq": 1e300`: the entries' key generator is exhausted, so
+   * every later write fails. Returns the entry ids in stored order.
+   */
+  async function poisonedV2(name: string): Promise<{ order: string[]; importedId: string; madeHereId: string }> {
+    const v2 = open(name, 2);
+    await v2.open();
+    const [conv] = readChatGpt(readFixture('chatgptTree')).sessions;
+    const t = (title: string) => ({ title, titleLower: title.toLowerCase(), rev: 1 });
+    await v2.table('sessions').bulkAdd([
+      { id: 'here', createdAt: 1, updatedAt: 2, leafId: null, entryCount: 2, ...t('Made here') },
+      { ...conv!.meta, id: 'imported', entryCount: conv!.entries.length, ...t(conv!.meta.title) },
+    ]);
+    await v2.table('entries').bulkAdd([
+      { id: 'h1', parentId: null, timestamp: 1, type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'before' }] }, sessionId: 'here', rev: 1 },
+      { id: 'h2', parentId: 'h1', timestamp: 2, type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: 'reply' }] }, sessionId: 'here', rev: 1 },
+    ]);
+    // What v2's importSnapshots stored: the file's entries spread into rows, the last one's "seq" included.
+    await v2.table('entries').bulkAdd(conv!.entries.map((e, i) => ({ ...e, sessionId: 'imported', rev: 1, ...(i === conv!.entries.length - 1 ? { seq: 1e300 } : {}) })));
+    await expect(v2.table('entries').add({ id: 'h3', parentId: 'h2', timestamp: 3, type: 'message', message: { role: 'user', content: [] }, sessionId: 'here', rev: 2 })).rejects.toThrow();
+    const order = (await v2.table('entries').toArray()).map((e: { id: string }) => e.id);
+    v2.close();
+    return { order, importedId: 'imported', madeHereId: 'here' };
+  }
+
+  it('recovers a database whose entry key generator an imported "seq" exhausted: every entry kept in order, writes work', async () => {
+    const { order, importedId, madeHereId } = await poisonedV2('poisoned');
+    const db = open('poisoned');
+    expect((await db.entries.toArray()).map((e) => e.id)).toEqual(order);
+    await appendEntries(madeHereId, 'h2', [user('after the recovery')], {}, db);
+    const here = (await loadSession(madeHereId, db))!;
+    expect(here.entries.map((e) => e.id).slice(0, 2)).toEqual(['h1', 'h2']);
+    expect(here.entries).toHaveLength(3);
+    const imported = (await loadSession(importedId, db))!;
+    expect(imported.entries.map((e) => e.id)).toEqual(order.filter((id) => id !== 'h1' && id !== 'h2'));
+    expect(new SessionTree(imported.entries).pathTo(imported.row.leafId).length).toBeGreaterThan(0);
+    await appendEntries(importedId, imported.row.leafId, [user('the imported one continues')], {}, db);
+    expect((await loadSession(importedId, db))!.entries).toHaveLength(order.length - 1);
+  });
+
+  it('recovers even after the poisoned session was deleted (the generator stays exhausted)', async () => {
+    const { importedId, madeHereId } = await poisonedV2('deleted');
+    const v2 = open('deleted', 2);
+    await deleteSession(importedId, v2);
+    await expect(appendEntries(madeHereId, 'h2', [user('still stuck')], {}, v2)).rejects.toBeInstanceOf(StorageError);
+    v2.close();
+    const db = open('deleted');
+    await appendEntries(madeHereId, 'h2', [user('unstuck')], {}, db);
+    expect((await loadSession(madeHereId, db))!.entries.map((e) => e.id).slice(0, 2)).toEqual(['h1', 'h2']);
   });
 });
 

@@ -2,8 +2,10 @@ import { Dexie, type Transaction } from 'dexie';
 import { newId } from '@/lib/session/ids';
 import { chars4, countingInput } from '@/lib/tokens/entryText';
 import type { EntryId, NewEntry, SessionEntry, SessionMeta, SessionSnapshot, TokenCache } from '@/lib/session/types';
+import { sessionContentHash } from './contentHash';
 import { getDB, type AppDB } from './db';
 import { guarded, StorageError } from './errors';
+import { domainEntry, domainMeta, entryRow, sessionRow, type MetaFields } from './rows';
 import type { SessionRow, StoredEntry } from './schema';
 
 type Tx = Transaction & { table: AppDB['table'] };
@@ -33,18 +35,9 @@ export async function createSession(init: Partial<SessionMeta> = {}, db: AppDB =
   return guarded(() =>
     db.transaction('rw', db.sessions, db.meta, async (tx) => {
       const now = Date.now();
-      const title = init.title ?? 'New session';
-      const row: SessionRow = {
-        id: init.id ?? newId(),
-        createdAt: now,
-        updatedAt: now,
-        leafId: null,
-        ...init,
-        title,
-        titleLower: title.toLowerCase(),
-        entryCount: 0,
-        rev: await nextRev(tx as Tx),
-      };
+      const { id = newId(), ...fields } = init;
+      const meta = { createdAt: now, updatedAt: now, leafId: null, ...fields, title: init.title ?? 'New session' };
+      const row = sessionRow(meta, { id, entryCount: 0, rev: await nextRev(tx as Tx) });
       await db.sessions.add(row);
       return row;
     }),
@@ -156,11 +149,11 @@ export async function appendEntries(
       let parent = parentId;
       const created: SessionEntry[] = [];
       for (const e of entries) {
-        const entry = { ...e, id: e.id ?? newId(), parentId: parent, timestamp: e.timestamp ?? now } as SessionEntry;
+        const entry = domainEntry({ ...e, id: e.id ?? newId(), parentId: parent, timestamp: e.timestamp ?? now } as SessionEntry);
         created.push(entry);
         parent = entry.id;
       }
-      await db.entries.bulkAdd(created.map((e) => ({ ...e, sessionId, rev })));
+      await db.entries.bulkAdd(created.map((e) => entryRow(e, sessionId, rev)));
       const patch: Partial<SessionRow> = { updatedAt: now, entryCount: row.entryCount + created.length, rev };
       if (opts.moveLeaf !== false) patch.leafId = parent;
       await db.sessions.update(sessionId, patch);
@@ -185,12 +178,13 @@ export async function updateEntry(
       const stored = await db.entries.where('[sessionId+id]').equals([sessionId, entryId]).first();
       if (!stored) throw new StorageError('unknown', 'The entry being updated no longer exists.');
       // The content changes, so a token cache counted for the old content is dropped (recounted later).
-      const { tokens: _stale, ...next } = update(toDomainEntry(stored));
+      const { tokens: _stale, ...updated } = update(toDomainEntry(stored));
+      const next = domainEntry(updated as SessionEntry);
       if (next.id !== entryId || next.parentId !== stored.parentId) throw new Error('updateEntry may not move an entry');
       const rev = await nextRev(tx as Tx);
-      await db.entries.put({ ...(next as SessionEntry), sessionId, seq: stored.seq, rev });
+      await db.entries.put(entryRow(next, sessionId, rev, stored.seq));
       await db.sessions.update(sessionId, { rev, updatedAt: Date.now() });
-      return next as SessionEntry;
+      return next;
     }),
   );
 }
@@ -218,54 +212,80 @@ export async function setEntryTokens(
 
 // ---------------------------------------------------------------- import
 
+export interface ImportSnapshotsOptions {
+  /** Store sessions even when the same ones were imported before (the user asked for a copy). */
+  allowDuplicates?: boolean;
+  /**
+   * Set when the snapshots were read from a file. A session from it that has
+   * no source hash (the app's own exports) is then given one over its content,
+   * so importing the same file again is noticed as for every other format.
+   */
+  fileName?: string;
+}
+
 export interface ImportOutcome {
   imported: SessionRow[];
-  /** Snapshots skipped because a session from the same source content already exists. */
-  duplicates: { title: string; existingId: string }[];
+  /** Snapshots skipped because a session from the same source content already exists; `index` is the snapshot's position. */
+  duplicates: { index: number; title: string; existingId: string }[];
 }
+
+interface Prepared {
+  meta: MetaFields;
+  entries: SessionEntry[];
+}
+
+/** The snapshot as it will be stored, before any storage-owned field is given: domain fields only. */
+function prepare(snap: SessionSnapshot, fileName: string | undefined): Prepared {
+  const meta = domainMeta(snap.meta);
+  const entries = snap.entries.map(domainEntry);
+  if (fileName !== undefined && !meta.source?.hash) {
+    const hash = sessionContentHash(meta, entries);
+    const originalId = meta.source?.originalId ?? snap.meta.id;
+    meta.source = meta.source ? { ...meta.source, hash, originalId } : { format: 'native', fileName, hash, originalId };
+  }
+  return { meta, entries };
+}
+
+/** What makes two imported sessions the same: one file (hash) and one conversation in it (originalId). */
+const sameSourceKey = (source: SessionMeta['source']): string | undefined => (source?.hash ? `${source.hash}\n${source.originalId ?? ''}` : undefined);
 
 /**
  * Writes whole sessions, all in one transaction: either every session of the
- * file lands or none does. A snapshot whose source hash matches an existing
- * session is reported as a duplicate instead of silently copied, unless
- * `allowDuplicates` is set (the user asked for a second copy).
+ * file lands or none does. Rows are built from the snapshots' domain fields
+ * (rows.ts), and every session gets a fresh id: nothing storage owns is taken
+ * from a file. A snapshot whose source matches an existing session is reported
+ * as a duplicate instead of silently copied, unless `allowDuplicates` is set.
  */
-export async function importSnapshots(
-  snapshots: SessionSnapshot[],
-  opts: { allowDuplicates?: boolean } = {},
-  db: AppDB = getDB(),
-): Promise<ImportOutcome> {
-  return guarded(() =>
-    db.transaction('rw', db.sessions, db.entries, db.meta, async (tx) => {
+export async function importSnapshots(snapshots: SessionSnapshot[], opts: ImportSnapshotsOptions = {}, db: AppDB = getDB()): Promise<ImportOutcome> {
+  return guarded(() => {
+    // Before the transaction opens: building rows and hashing is CPU work that no request waits on.
+    const prepared = snapshots.map((s) => prepare(s, opts.fileName));
+    return db.transaction('rw', db.sessions, db.entries, db.meta, async (tx) => {
       const outcome: ImportOutcome = { imported: [], duplicates: [] };
       const rev = await nextRev(tx as Tx);
-      for (const snap of snapshots) {
-        const hash = snap.meta.source?.hash;
-        if (hash && !opts.allowDuplicates) {
-          // One file may hold several conversations (a ChatGPT export): match the conversation too.
-          const sameFile = await db.sessions.where('source.hash').equals(hash).toArray();
-          const existing = sameFile.find((r) => r.source?.originalId === snap.meta.source?.originalId);
-          if (existing) {
-            outcome.duplicates.push({ title: snap.meta.title, existingId: existing.id });
-            continue;
-          }
+      // One lookup for the whole file: a ChatGPT export's 1,400 conversations all share its hash.
+      const seen = new Map<string, string>();
+      if (!opts.allowDuplicates) {
+        const hashes = [...new Set(prepared.flatMap((p) => (p.meta.source?.hash ? [p.meta.source.hash] : [])))];
+        const existing = hashes.length ? await db.sessions.where('source.hash').anyOf(hashes).toArray() : [];
+        for (const r of existing) seen.set(sameSourceKey(r.source)!, r.id);
+      }
+      for (const [index, p] of prepared.entries()) {
+        const key = sameSourceKey(p.meta.source);
+        const existingId = key === undefined || opts.allowDuplicates ? undefined : seen.get(key);
+        if (existingId !== undefined) {
+          outcome.duplicates.push({ index, title: p.meta.title, existingId });
+          continue;
         }
-        // Session ids are ours: an imported id that already exists gets a fresh one.
-        const id = (await db.sessions.get(snap.meta.id)) ? newId() : snap.meta.id;
-        const row: SessionRow = {
-          ...snap.meta,
-          id,
-          titleLower: snap.meta.title.toLowerCase(),
-          entryCount: snap.entries.length,
-          rev,
-        };
+        const row = sessionRow(p.meta, { id: newId(), entryCount: p.entries.length, rev });
         await db.sessions.add(row);
-        await db.entries.bulkAdd(snap.entries.map((e) => ({ ...e, sessionId: id, rev })));
+        await db.entries.bulkAdd(p.entries.map((e) => entryRow(e, row.id, rev)));
         outcome.imported.push(row);
+        if (key !== undefined) seen.set(key, row.id);
       }
       return outcome;
-    }),
-  );
+    });
+  });
 }
 
 export async function exportSnapshot(id: string, db: AppDB = getDB()): Promise<SessionSnapshot | null> {

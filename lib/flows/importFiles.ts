@@ -36,21 +36,21 @@ export async function importFiles(ports: FlowPorts, tracker: ImportTracker, file
   const { formats, notify } = ports;
 
   async function write(snapshots: SessionSnapshot[], fileName: string, allowDuplicates: boolean): Promise<void> {
-    const outcome = await ports.store.importSnapshots(snapshots, { allowDuplicates });
+    const outcome = await ports.store.importSnapshots(snapshots, { allowDuplicates, fileName });
     if (outcome.imported.length > 0) {
       onImported(outcome.imported[0]!.id);
       notify.success(`Imported ${plural(outcome.imported.length, 'session')} from ${fileName}`);
     }
     if (outcome.duplicates.length > 0) {
       const names = outcome.duplicates.map((d) => `“${d.title}”`).join(', ');
-      const dupTitles = new Set(outcome.duplicates.map((d) => d.title));
       notify.info(`Already imported: ${names}. Nothing was duplicated.`, {
         durationMs: 12_000,
         action: {
           label: 'Import a copy',
           run: () =>
+            // By position: two conversations of one file may share a title.
             void write(
-              snapshots.filter((s) => dupTitles.has(s.meta.title)),
+              outcome.duplicates.map((d) => snapshots[d.index]!),
               fileName,
               true,
             ).catch((err: unknown) => notify.error(cleanError(err))),

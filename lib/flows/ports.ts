@@ -31,7 +31,8 @@ export interface SessionStore {
   renameSession(id: string, title: string): Promise<void>;
   deleteSession(id: string): Promise<void>;
   listSessions(search?: string): Promise<StoredSession[]>;
-  importSnapshots(snapshots: SessionSnapshot[], opts?: { allowDuplicates?: boolean }): Promise<ImportOutcome>;
+  /** `fileName` names the file the snapshots came from: sessions without a source of their own are deduplicated by content then. */
+  importSnapshots(snapshots: SessionSnapshot[], opts?: { allowDuplicates?: boolean; fileName?: string }): Promise<ImportOutcome>;
   exportSnapshot(id: string): Promise<SessionSnapshot | null>;
   exportAllSnapshots(): Promise<SessionSnapshot[]>;
   setEntryTokens(sessionId: string, tokens: ReadonlyArray<{ id: EntryId; tokens: TokenCache }>): Promise<void>;
@@ -47,8 +48,8 @@ export interface SessionStore {
 
 export interface ImportOutcome {
   imported: StoredSession[];
-  /** Snapshots skipped because a session from the same source content already exists. */
-  duplicates: { title: string; existingId: string }[];
+  /** Snapshots skipped because a session from the same source content already exists; `index` is the snapshot's position. */
+  duplicates: { index: number; title: string; existingId: string }[];
 }
 
 /** The token service (lib/tokens/service.ts) as a worker exposes it: every call is asynchronous. */

@@ -13,4 +13,4 @@ export { readSweAgent } from './readers/sweAgent';
 export { exportJsonl } from './export/jsonl';
 export { exportMarkdown, type MarkdownExportOptions } from './export/markdown';
 export { exportHtml, EXPORT_CSP } from './export/html';
-export { exportArchive, importArchive, isZip } from './export/archive';
+export { exportArchive, importArchive, isZip, MAX_UNPACKED_BYTES } from './export/archive';

@@ -222,6 +222,7 @@ export type SessionEntry =
   | SummaryRevisionEntry
   | CustomEntry;
 
+export type EntryType = SessionEntry['type'];
 
 /** An entry before the store gives it an id, parent and timestamp. */
 export type NewEntry = SessionEntry extends infer E

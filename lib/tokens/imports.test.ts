@@ -41,12 +41,13 @@ function runtimeGraph(entry: string): { files: Set<string>; packages: Set<string
 }
 
 describe('what the main thread may load', () => {
-  for (const entry of ['lib/tokens/index.ts', 'workers/tokensClient.ts']) {
+  // The main thread's entry points into the domain: the flows and their browser ports (which start the workers).
+  for (const entry of ['lib/browser/ports.ts', 'lib/flows/app.ts', 'workers/tokensClient.ts']) {
     it(`${entry} never reaches gpt-tokenizer`, () => {
       const { files, packages } = runtimeGraph(join(ROOT, entry));
       expect([...packages].filter((p) => p.startsWith('gpt-tokenizer'))).toEqual([]);
       expect([...files].map((f) => f.slice(ROOT.length))).not.toContain('lib/tokens/exact.ts');
-      expect([...files].map((f) => f.slice(ROOT.length))).not.toContain('workers/tokens.api.ts');
+      expect([...files].map((f) => f.slice(ROOT.length))).not.toContain('lib/sessionTokens/service.ts');
     });
   }
 

@@ -6,8 +6,9 @@ import { readChatGpt } from '../readers/chatgpt';
 import { readPi } from '../readers/pi';
 import { sampleSnapshot } from '../testHelpers';
 import { ImportError } from '../types';
-import { exportArchive, importArchive, isZip } from './archive';
+import { exportArchive, importArchive, isZip, MAX_UNPACKED_BYTES } from './archive';
 import { exportJsonl } from './jsonl';
+import { declareSizes, zipBomb } from '../testZip';
 
 describe('archive', () => {
   const sessions = [sampleSnapshot(), ...readChatGpt(readFixture('chatgptExport')).sessions, readPi(readFixture('piV1')).sessions[0]!];
@@ -47,5 +48,35 @@ describe('archive', () => {
   it('reports a damaged zip as an ImportError', () => {
     const zip = exportArchive(sessions.slice(0, 1));
     expect(() => importArchive(zip.slice(0, zip.length - 40))).toThrow(ImportError);
+  });
+});
+
+const MiB = 1024 * 1024;
+
+describe('zip bombs', () => {
+  const zeros = (n: number) => new Uint8Array(n);
+
+  it('refuses an archive whose directory declares more than the limit unpacked, naming both, before inflating', () => {
+    // Three 1 MiB entries of zeros (a few KB packed), declared at 512 MiB each: 1.5 GiB unpacked.
+    const bomb = zipBomb(3, 512);
+    expect(bomb.length).toBeLessThan(64 * 1024);
+    expect(MAX_UNPACKED_BYTES).toBe(1024 * MiB);
+    const message = /^The zip archive is too large when unpacked: 1\.5 GB, more than the 1 GB limit/;
+    expect(() => importArchive(bomb)).toThrow(ImportError);
+    expect(() => importArchive(bomb)).toThrow(message);
+    expect(() => importBytes(bomb, { fileName: 'bomb.zip' })).toThrow(message);
+  });
+
+  it('stops an honest bomb at the limit: entries of zeros whose declared sizes are true', () => {
+    const bomb = zipSync({ 'sessions/0001-a.jsonl': zeros(6 * MiB), 'sessions/0002-b.jsonl': zeros(6 * MiB) }, { level: 9 });
+    expect(() => importArchive(bomb, { maxUnpackedBytes: 8 * MiB })).toThrow(/too large when unpacked: 12 MB, more than the 8 MB limit/);
+  });
+
+  it('stops inflating an entry that unpacks to more than its directory declares', () => {
+    const lying = declareSizes(zipSync({ 'sessions/0001-a.jsonl': zeros(16 * MiB) }, { level: 9 }), () => 1000);
+    expect(() => importArchive(lying)).toThrow(/^The zip archive is damaged: sessions\/0001-a\.jsonl unpacks to more than the 1,000 bytes its directory declares/);
+    // And one that declares more than it holds is damaged as well, not silently short.
+    const short = declareSizes(exportArchive([sampleSnapshot()]), (name, actual) => (name.endsWith('.jsonl') ? actual + 10 : actual));
+    expect(() => importArchive(short)).toThrow(/sessions\/0001-.*\.jsonl unpacks to \d[\d,]* bytes, not the [\d,]+ its directory declares/);
   });
 });
