@@ -1,11 +1,4 @@
-import type {
-  ChatMessage,
-  CompactionSettings,
-  EntryId,
-  SummarizerInfo,
-  SummaryDetails,
-  Usage,
-} from '@/lib/session/types';
+import type { ChatMessage, CompactionSettings, EntryId, SummaryDetails } from '@/lib/session/types';
 
 /**
  * One unit of conversation handed to a summarizer. Plain data only: a
