@@ -3,7 +3,7 @@
  *
  * 1. Every real fixture (fixtures/real/*) imported two ways, each in a fresh
  *    child process so one import's garbage cannot hide in another's figures:
- *    - stream: the worker's own function (workers/formats.api.ts importFile)
+ *    - stream: the worker's own function (lib/formats/service.ts importFile, what the formats worker hosts)
  *      over a file-backed Blob, i.e. 64 KB chunks → TextDecoderStream →
  *      importStream, exactly as the browser worker reads a File;
  *    - text: the file read as one string, then importText.
@@ -43,7 +43,7 @@ import type { SessionEntry, SessionSnapshot } from '@/lib/session/types';
 import { allFixtureFiles, FIXTURES_DIR } from '@/lib/testing/fixtures';
 import { generateSession } from '@/lib/testing/generate';
 import { chatGptExportChunks, emptyShape, type ChatGptExportShape } from '@/lib/testing/generateChatGpt';
-import { createFormatsApi } from '@/workers/formats.api';
+import { createFormatsService } from '@/lib/formats/service';
 import { args, fmt, machine, machineLine, numArg, QUICK, stats, table } from './benchReport';
 
 const CHILD = args[0] === '--child';
@@ -127,7 +127,7 @@ setInterval(() => {
 async function runChild(spec: ChildSpec): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('the child needs --expose-gc');
-  const api = createFormatsApi();
+  const api = createFormatsService();
   const bytes = statSync(spec.file).size;
   let progressCalls = 0;
   let onChunk: () => void = () => {};
@@ -498,7 +498,7 @@ async function main() {
       f.stream.chunks,
     ]),
   );
-  console.log('   stream = workers/formats.api importFile over a file-backed Blob (64 KB chunks → TextDecoderStream → importStream); text = readFile + importText. Both give identical sessions.\n');
+  console.log('   stream = lib/formats/service importFile (the formats worker) over a file-backed Blob (64 KB chunks → TextDecoderStream → importStream); text = readFile + importText. Both give identical sessions.\n');
 
   const chatgpt = await chatGptExportImport();
   const g = chatgpt.generator;

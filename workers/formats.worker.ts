@@ -1,6 +1,6 @@
 /// <reference lib="webworker" />
 /** Browser entry of the import/export worker; the main thread talks to it through formatsClient.ts. */
 import { expose } from 'comlink';
-import { createFormatsApi } from './formats.api';
+import { createFormatsService } from '@/lib/formats/service';
 
-expose(createFormatsApi());
+expose(createFormatsService());

@@ -3,15 +3,15 @@
  * keeps the parsers and the markdown renderer out of the main bundle.
  */
 import { proxy, wrap, type Remote } from 'comlink';
-import type { FormatsApi, ProgressFn } from './formats.api';
+import type { FormatsService, ProgressFn } from '@/lib/formats/service';
 
 
-let client: Remote<FormatsApi> | null = null;
+let client: Remote<FormatsService> | null = null;
 
-export function getFormatsClient(): Remote<FormatsApi> {
+export function getFormatsClient(): Remote<FormatsService> {
   if (client) return client;
   const worker = new Worker(new URL('./formats.worker.ts', import.meta.url), { type: 'module', name: 'formats' });
-  client = wrap<FormatsApi>(worker);
+  client = wrap<FormatsService>(worker);
   return client;
 }
 

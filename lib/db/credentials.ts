@@ -1,4 +1,5 @@
 import type { ClientCredentials } from '@/lib/providers/requests';
+import { getDB, type AppDB } from './db';
 import { getSetting, setSetting } from './settings';
 
 /**
@@ -9,12 +10,12 @@ import { getSetting, setSetting } from './settings';
 
 const KEY = 'clientCredentials';
 
-export async function loadClientCredentials(): Promise<ClientCredentials | undefined> {
-  const c = await getSetting<ClientCredentials | null>(KEY, null).catch(() => null);
+export async function loadClientCredentials(db: AppDB = getDB()): Promise<ClientCredentials | undefined> {
+  const c = await getSetting<ClientCredentials | null>(KEY, null, db).catch(() => null);
   if (!c || (!c.apiKey && !c.baseUrl)) return undefined;
   return { ...(typeof c.apiKey === 'string' && c.apiKey ? { apiKey: c.apiKey } : {}), ...(typeof c.baseUrl === 'string' && c.baseUrl ? { baseUrl: c.baseUrl } : {}) };
 }
 
-export async function saveClientCredentials(c: ClientCredentials): Promise<void> {
-  await setSetting(KEY, { ...(c.apiKey ? { apiKey: c.apiKey } : {}), ...(c.baseUrl ? { baseUrl: c.baseUrl } : {}) });
+export async function saveClientCredentials(c: ClientCredentials, db: AppDB = getDB()): Promise<void> {
+  await setSetting(KEY, { ...(c.apiKey ? { apiKey: c.apiKey } : {}), ...(c.baseUrl ? { baseUrl: c.baseUrl } : {}) }, db);
 }

@@ -2,7 +2,7 @@ import type { SessionStore } from '@/lib/flows/ports';
 import type { Calibration } from '@/lib/tokens/calibration';
 import { getLastBackupAt, loadAppSettings, saveAppSettings, setLastBackupAt } from './appSettings';
 import { loadClientCredentials, saveClientCredentials } from './credentials';
-import { getDB } from './db';
+import { getDB, type AppDB } from './db';
 import { toStorageError } from './errors';
 import {
   appendEntries,
@@ -23,32 +23,40 @@ import {
 import { getCalibration, setCalibration } from './settings';
 import { observe, type Unsubscribe } from './watch';
 
-/** The flows' storage port over this browser's IndexedDB. */
-export const browserSessionStore: SessionStore = {
-  createSession: (init) => createSession(init),
-  getSession: (id) => getSession(id),
-  loadSession: (id) => loadSession(id),
-  entriesChangedSince: (id, rev) => entriesChangedSince(id, rev),
-  watchSession: (id, onRow, onError) => observe(() => getDB().sessions.get(id), onRow, onError),
-  appendEntries: (sessionId, parentId, entries, opts) => appendEntries(sessionId, parentId, entries, opts),
-  updateEntry: (sessionId, entryId, update) => updateEntry(sessionId, entryId, update),
-  updateSession: (id, patch) => updateSession(id, patch),
-  renameSession: (id, title) => renameSession(id, title),
-  deleteSession: (id) => deleteSession(id),
-  listSessions: (search) => listSessions(search),
-  importSnapshots: (snapshots, opts) => importSnapshots(snapshots, opts),
-  exportSnapshot: (id) => exportSnapshot(id),
-  exportAllSnapshots: () => exportAllSnapshots(),
-  setEntryTokens: (sessionId, tokens) => setEntryTokens(sessionId, tokens),
-  getCalibration: (model) => getCalibration<Calibration>(model),
-  setCalibration: (model, value) => setCalibration(model, value),
-  loadAppSettings: () => loadAppSettings(),
-  saveAppSettings: (patch) => saveAppSettings(patch),
-  loadClientCredentials: () => loadClientCredentials(),
-  saveClientCredentials: (c) => saveClientCredentials(c),
-  getLastBackupAt: () => getLastBackupAt(),
-  setLastBackupAt: (at) => setLastBackupAt(at),
-};
+/**
+ * The flows' storage port over IndexedDB: this browser's database, or the
+ * one given (tests open their own on fake-indexeddb).
+ */
+export function createSessionStore(db?: AppDB): SessionStore {
+  const the = () => db ?? getDB();
+  return {
+    createSession: (init) => createSession(init, the()),
+    getSession: (id) => getSession(id, the()),
+    loadSession: (id) => loadSession(id, the()),
+    entriesChangedSince: (id, rev) => entriesChangedSince(id, rev, the()),
+    watchSession: (id, onRow, onError) => observe(() => the().sessions.get(id), onRow, onError),
+    appendEntries: (sessionId, parentId, entries, opts) => appendEntries(sessionId, parentId, entries, opts, the()),
+    updateEntry: (sessionId, entryId, update) => updateEntry(sessionId, entryId, update, the()),
+    updateSession: (id, patch) => updateSession(id, patch, the()),
+    renameSession: (id, title) => renameSession(id, title, the()),
+    deleteSession: (id) => deleteSession(id, the()),
+    listSessions: (search) => listSessions(search, the()),
+    importSnapshots: (snapshots, opts) => importSnapshots(snapshots, opts, the()),
+    exportSnapshot: (id) => exportSnapshot(id, the()),
+    exportAllSnapshots: () => exportAllSnapshots(the()),
+    setEntryTokens: (sessionId, tokens) => setEntryTokens(sessionId, tokens, the()),
+    getCalibration: (model) => getCalibration<Calibration>(model, the()),
+    setCalibration: (model, value) => setCalibration(model, value, the()),
+    loadAppSettings: () => loadAppSettings(the()),
+    saveAppSettings: (patch) => saveAppSettings(patch, the()),
+    loadClientCredentials: () => loadClientCredentials(the()),
+    saveClientCredentials: (c) => saveClientCredentials(c, the()),
+    getLastBackupAt: () => getLastBackupAt(the()),
+    setLastBackupAt: (at) => setLastBackupAt(at, the()),
+  };
+}
+
+export const browserSessionStore: SessionStore = createSessionStore();
 
 /** The session list, newest first, filtered by title; again after every change to any session. */
 export function watchSessionList(search: string, onRows: (rows: Awaited<ReturnType<typeof listSessions>>) => void): Unsubscribe {

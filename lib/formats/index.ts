@@ -1,16 +1,9 @@
-export { ImportError, SUPPORTED_FORMATS, type DetectedFormat, type FormatId, type ImportOptions, type ImportResult } from './types';
-export { detectFormat, scanHead, DETECT_HEAD_CHARS } from './detect';
-export { importText, importBytes, readAs, TEXT_READERS } from './import';
-export { importStream, type StreamImportOptions } from './stream';
-export { contentHash, Fnv1a64 } from './hash';
-export { splitTopLevelJson } from './jsonValues';
-export { readNative, NATIVE_FORMAT, NATIVE_VERSION } from './readers/native';
-export { readPi } from './readers/pi';
-export { readClaudeCode } from './readers/claudeCode';
-export { readChatGpt, convertChatGptConversation } from './readers/chatgpt';
-export { readLibreChat } from './readers/librechat';
-export { readSweAgent } from './readers/sweAgent';
+/** What scripts and tests use of lib/formats in one import; the app reaches formats through lib/formats/service.ts. */
+export type { ImportResult } from './types';
+export { importText } from './import';
+export { importStream } from './stream';
+export { contentHash } from './hash';
 export { exportJsonl } from './export/jsonl';
-export { exportMarkdown, type MarkdownExportOptions } from './export/markdown';
-export { exportHtml, EXPORT_CSP } from './export/html';
-export { exportArchive, importArchive, isZip, MAX_UNPACKED_BYTES } from './export/archive';
+export { exportMarkdown } from './export/markdown';
+export { exportHtml } from './export/html';
+export { exportArchive, importArchive } from './export/archive';

@@ -66,6 +66,19 @@ export const boundaryConfigs = [
     },
   },
   {
+    // Tests of lib/ (and their kit in lib/testing) may wire the real store, on fake-indexeddb:
+    // the flows are tested against lib/db as well as against fakes.
+    files: ['lib/**/*.test.ts', 'lib/testing/**/*.ts'],
+    rules: {
+      'import/no-restricted-paths': restrictPaths([
+        { target: './lib', from: './lib/browser', message: 'lib/ may not import lib/browser: the browser adapters plug into the ports from outside.' },
+        { target: './lib', from: './workers', message: 'lib/ may not import workers/: workers host lib, not the other way round.' },
+        { target: './lib', from: './components', message: 'lib/ may not import components/.' },
+        { target: './lib', from: './app', message: 'lib/ may not import app/.' },
+      ]),
+    },
+  },
+  {
     // Storage: Dexie lives here and nowhere else; it serves lib/, it does not know the UI.
     files: ['lib/db/**/*.ts'],
     rules: {

@@ -1,9 +1,15 @@
 /**
- * Import and export off the main thread. Parsing a 100 MB export or rendering
- * thousands of messages to HTML takes seconds; here it only costs a worker.
- * The API is plain functions over lib/formats so tests call it directly.
+ * Import and export as one service: workers/formats.worker.ts hosts it off
+ * the main thread (parsing a 100 MB export or rendering thousands of messages
+ * to HTML takes seconds; there it only costs a worker); tests call it directly.
  */
-import { exportArchive, exportHtml, exportJsonl, exportMarkdown, importBytes, importStream, isZip, type ImportResult } from '@/lib/formats';
+import { exportArchive, isZip } from './export/archive';
+import { exportHtml } from './export/html';
+import { exportJsonl } from './export/jsonl';
+import { exportMarkdown } from './export/markdown';
+import { importBytes } from './import';
+import { importStream } from './stream';
+import type { ImportResult } from './types';
 import type { ExportKind } from '@/lib/flows/ports';
 import type { SessionSnapshot } from '@/lib/session/types';
 
@@ -18,7 +24,7 @@ async function* decodedChunks(blob: Blob): AsyncGenerator<string> {
   }
 }
 
-export function createFormatsApi() {
+export function createFormatsService() {
   return {
     /** Reads a file of any supported format, streaming it when it is text. Throws ImportError with the line at fault. */
     async importFile(file: Blob, fileName: string, onProgress?: ProgressFn): Promise<ImportResult> {
@@ -50,4 +56,4 @@ export function createFormatsApi() {
   };
 }
 
-export type FormatsApi = ReturnType<typeof createFormatsApi>;
+export type FormatsService = ReturnType<typeof createFormatsService>;

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { importText } from '@/lib/formats';
 import { fixturePath, readFixture } from '@/lib/testing/fixtures';
-import { createFormatsApi } from './formats.api';
+import { createFormatsService } from './service';
 
-const api = createFormatsApi();
+const api = createFormatsService();
 
 describe('formats worker API', () => {
   it('streams a real file from a Blob with progress, giving the same result as a whole-text import', async () => {

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { buildSessionContext } from '@/lib/session/context';
+import { messageText } from '@/lib/session/messages';
+import { DEFAULT_COMPACTION_SETTINGS, type AssistantMessage, type SessionEntry } from '@/lib/session/types';
+import { openSession, testModel, testPorts } from '@/lib/testing/flowPorts';
+import { AppFlows } from './app';
+
+const CHAT = testModel('compat:mock-large', 128_000);
+
+async function setup(settings = DEFAULT_COMPACTION_SETTINGS) {
+  const ports = testPorts();
+  const flows = new AppFlows(ports);
+  const row = (await flows.createSession())!;
+  const s = await openSession(flows, row.id, { chatModel: CHAT, summarizer: CHAT, settings, title: row.title });
+  return { ports, flows, s, row };
+}
+
+const assistant = (e: SessionEntry | undefined): AssistantMessage => {
+  if (e?.type !== 'message' || e.message.role !== 'assistant') throw new Error('not an assistant entry');
+  return e.message;
+};
+
+describe('chat flows', () => {
+  it('send stores the prompt, streams and stores the reply, and names an untitled session after the prompt', async () => {
+    const { ports, s, row } = await setup();
+    ports.transport.script({ text: 'Borrowing rules, in short: one writer or many readers.', chunk: 7, usage: { input: 20, output: 12 } });
+    await s.send('How does the borrow checker work?');
+    const stored = (await ports.store.loadSession(row.id))!;
+    const ctx = buildSessionContext(stored.entries, stored.row.leafId);
+    expect(ctx.items.map((i) => (i.kind === 'message' ? `${i.message.role}: ${messageText(i.message)}` : i.kind))).toEqual([
+      'user: How does the borrow checker work?',
+      'assistant: Borrowing rules, in short: one writer or many readers.',
+    ]);
+    const reply = assistant(stored.entries.at(-1));
+    expect(reply).toMatchObject({ status: 'complete', stopReason: 'stop', usage: { input: 20, output: 12 }, model: CHAT.id });
+    expect(stored.row.title).toBe('How does the borrow checker work?');
+    expect(ports.transport.chatRequests[0]!.context.map((i) => i.kind)).toEqual(['message']);
+    expect(s.runs.get(row.id)).toBeUndefined();
+  });
+
+  it('a provider error keeps the prompt and tells the user; no model at all keeps the prompt and says so', async () => {
+    const { ports, s, row } = await setup();
+    ports.transport.script({ error: { kind: 'auth', message: 'The provider rejected the API key (401).', status: 401 } });
+    await s.send('hello?');
+    expect(ports.notices).toContainEqual({ level: 'error', message: 'The provider rejected the API key (401).' });
+    let stored = (await ports.store.loadSession(row.id))!;
+    // The prompt stays, and the failed turn is on record with its reason (the card the user sees), carrying no text.
+    expect(stored.entries.map((e) => (e.type === 'message' ? e.message.role : e.type))).toEqual(['user', 'assistant']);
+    expect(assistant(stored.entries[1])).toMatchObject({ content: [], stopReason: 'error', errorMessage: 'The provider rejected the API key (401).' });
+
+    s.setEnv({ ...s.env(), chatModel: undefined });
+    await s.send('anyone?');
+    stored = (await ports.store.loadSession(row.id))!;
+    expect(stored.entries.filter((e) => e.type === 'message' && e.message.role === 'user')).toHaveLength(2);
+    expect(ports.notices.at(-1)!.message).toMatch(/No model is connected: the message is saved/);
+  });
+
+  it('edit and regenerate branch instead of overwriting; switching siblings moves between them', async () => {
+    const { ports, s, row } = await setup();
+    ports.transport.script({ text: 'first answer' }, { text: 'second answer' }, { text: 'answer to the edit' });
+    await s.send('question');
+    const [prompt, firstReply] = s.live.getSnapshot().tree.pathTo(s.live.getSnapshot().leafId);
+    await s.regenerateReply(firstReply!);
+    await s.editAndResend(prompt!, 'question, edited');
+    const tree = s.live.getSnapshot().tree;
+    expect(tree.children(prompt!.id).map((e) => messageText((e as { message: AssistantMessage }).message))).toEqual(['first answer', 'second answer']);
+    expect(tree.children(null).map((e) => (e.type === 'message' ? messageText(e.message) : ''))).toEqual(['question', 'question, edited']);
+
+    await s.switchSibling(tree.children(null)[1]!, -1);
+    const leaf = s.live.getSnapshot().leafId;
+    expect(tree.get(leaf!)?.parentId).toBe(prompt!.id);
+    expect((await ports.store.getSession(row.id))!.leafId).toBe(leaf);
+  });
+
+  it('stop aborts the reply and keeps what arrived, marked aborted', async () => {
+    const { ports, s, row } = await setup();
+    ports.transport.script({ text: 'a long reply that will be cut off by the user pressing stop', chunk: 5, delayMs: 15 });
+    const sending = s.send('go');
+    await new Promise((r) => setTimeout(r, 60));
+    s.stop();
+    await sending;
+    const reply = assistant((await ports.store.loadSession(row.id))!.entries.at(-1));
+    expect(reply.stopReason).toBe('aborted');
+    expect(messageText(reply).length).toBeGreaterThan(0);
+    expect(messageText(reply).length).toBeLessThan('a long reply that will be cut off by the user pressing stop'.length);
+  });
+
+  it('a model change is recorded on the path and remembered by the session', async () => {
+    const { ports, s, row } = await setup();
+    await s.changeModel('openai:gpt-4o-mini');
+    const stored = (await ports.store.loadSession(row.id))!;
+    expect(stored.row.model).toBe('openai:gpt-4o-mini');
+    expect(buildSessionContext(stored.entries, stored.row.leafId).model).toBe('openai:gpt-4o-mini');
+  });
+});

@@ -1,0 +1,167 @@
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { AppDB } from '@/lib/db/db';
+import { createSessionStore } from '@/lib/db/store';
+import type { ChatStreamResult, ChatTurnRequest, StreamHandlers } from '@/lib/chat/turn';
+import { languageModelSummarizer } from '@/lib/compaction/summarizer';
+import { createFormatsService } from '@/lib/formats/service';
+import type { FlowPorts, ModelTransport, Notifier, StreamLocks, TokensPort } from '@/lib/flows/ports';
+import { createTokensService } from '@/lib/sessionTokens/service';
+import type { ModelInfo } from '@/lib/providers/listing';
+import type { Usage } from '@/lib/session/types';
+import { scriptedModel } from './scriptedModel';
+
+/**
+ * The flows' ports for unit tests: the real store on a fresh fake-indexeddb,
+ * the real token and formats services on this thread, a scripted chat
+ * transport and an ai/test mock model for summaries, and recorders for what
+ * the user would be told and what would be downloaded.
+ */
+
+export interface Notice {
+  level: 'success' | 'info' | 'warning' | 'error';
+  message: string;
+  action?: { label: string; run: () => void };
+}
+
+/** One scripted reply of the chat transport. */
+export interface ScriptedReply {
+  text?: string;
+  /** Characters per streamed delta (default: the whole text in one). */
+  chunk?: number;
+  /** Milliseconds between deltas. */
+  delayMs?: number;
+  usage?: Usage;
+  finishReason?: string;
+  error?: { kind: string; message: string; status?: number };
+}
+
+export interface ScriptedTransport extends ModelTransport {
+  /** The chat requests received, in order. */
+  chatRequests: ChatTurnRequest[];
+  /** The summarizer prompts received, in order. */
+  summaryPrompts: string[];
+  script(...replies: ScriptedReply[]): void;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function scriptedTransport(opts: { summary?: (prompt: string) => string; summaryDelayMs?: number } = {}): ScriptedTransport {
+  const queue: ScriptedReply[] = [];
+  const chatRequests: ChatTurnRequest[] = [];
+  const summaryPrompts: string[] = [];
+  const summaryText =
+    opts.summary ??
+    (() => '## Goal\nKeep the conversation going.\n\n## Progress\n- Scripted summary of the earlier messages.\n\n## Next Steps\n1. Continue.');
+  return {
+    chatRequests,
+    summaryPrompts,
+    script: (...replies) => void queue.push(...replies),
+    async streamChat(req: ChatTurnRequest, h: StreamHandlers): Promise<ChatStreamResult> {
+      chatRequests.push(structuredClone(req));
+      const reply = queue.shift() ?? { text: `Echo: ${chatRequests.length}` };
+      const text = reply.text ?? '';
+      const size = reply.chunk ?? Math.max(1, text.length);
+      let full = '';
+      for (let i = 0; i < text.length; i += size) {
+        if (reply.delayMs) await sleep(reply.delayMs);
+        if (h.signal.aborted) throw Object.assign(new Error('Aborted'), { name: 'AbortError' });
+        full += text.slice(i, i + size);
+        h.onText(full);
+      }
+      return { text: full, ...(reply.usage ? { usage: reply.usage } : {}), finishReason: reply.finishReason ?? 'stop', ...(reply.error ? { error: reply.error } : {}) };
+    },
+    summarizer(summarizerModel) {
+      const { model } = scriptedModel(
+        ({ prompt }) => {
+          summaryPrompts.push(prompt);
+          return summaryText(prompt);
+        },
+        { chunkDelayInMs: opts.summaryDelayMs ?? 0, deltaChars: 40 },
+      );
+      return languageModelSummarizer(model, { modelName: summarizerModel });
+    },
+  };
+}
+
+/** Web Locks in memory: a test holds or releases them by hand to play another tab. */
+export function memoryLocks(): StreamLocks & { held: Set<string> } {
+  const held = new Set<string>();
+  return {
+    held,
+    async hold(id) {
+      held.add(id);
+      return () => held.delete(id);
+    },
+    async isHeld(id) {
+      return held.has(id);
+    },
+  };
+}
+
+/** The token service as the worker would expose it: every call answers with a promise. */
+function asyncTokens(): TokensPort {
+  const service = createTokensService() as unknown as Record<string, (...a: unknown[]) => unknown>;
+  return new Proxy({} as TokensPort, { get: (_t, method: string) => async (...args: unknown[]) => structuredClone(await service[method]!(...args)) });
+}
+
+export interface TestPorts extends FlowPorts {
+  db: AppDB;
+  transport: ScriptedTransport;
+  locks: StreamLocks & { held: Set<string> };
+  notices: Notice[];
+  saved: { name: string; data: string | Uint8Array; mime: string }[];
+}
+
+let dbCount = 0;
+
+export function testPorts(opts: { transport?: ScriptedTransport } = {}): TestPorts {
+  const db = new AppDB(`flows-test-${++dbCount}`, undefined, { indexedDB: new IDBFactory(), IDBKeyRange });
+  const notices: Notice[] = [];
+  const record =
+    (level: Notice['level']): Notifier['info'] =>
+    (message, o) =>
+      void notices.push({ level, message, ...(o?.action ? { action: o.action } : {}) });
+  const saved: TestPorts['saved'] = [];
+  const formats = createFormatsService();
+  return {
+    db,
+    store: createSessionStore(db),
+    tokens: asyncTokens(),
+    formats: {
+      importFile: async (file, name, onProgress) => formats.importFile(file, name, onProgress),
+      exportSession: async (snap, kind) => formats.exportSession(snap, kind),
+      exportAll: async (snaps) => formats.exportAll(snaps),
+    },
+    transport: opts.transport ?? scriptedTransport(),
+    locks: memoryLocks(),
+    notify: { success: (m) => record('success')(m), info: record('info'), warning: record('warning'), error: (m) => record('error')(m) },
+    saveFile: (name, data, mime) => void saved.push({ name, data, mime }),
+    quota: { estimate: async () => ({ usage: 1_000, quota: 1_000_000 }), persisted: async () => true, persist: async () => true },
+    notices,
+    saved,
+  };
+}
+
+/** A model as /api/models would list it. */
+export function testModel(id: string, contextWindow: number, maxOutputTokens?: number): ModelInfo {
+  const [provider, name] = id.split(':') as [ModelInfo['provider'], string];
+  return { id, provider, name, contextWindow, contextWindowSource: 'catalog', ...(maxOutputTokens ? { maxOutputTokens } : {}) };
+}
+
+/** Resolves once `check` holds, polling: for what happens behind a watcher (another tab's write arriving). */
+export async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting for a condition');
+    await sleep(10);
+  }
+}
+
+/** Opens a session's flows as the session view does: subscribed to its live tree, loaded, with models and settings set. */
+export async function openSession(flows: { session(id: string): import('@/lib/flows/app').SessionFlows }, id: string, env: import('@/lib/flows/session').SessionEnv) {
+  const s = flows.session(id);
+  s.setEnv(env);
+  const unsubscribe = s.live.subscribe(() => {});
+  await until(() => s.live.getSnapshot().status !== 'loading');
+  return Object.assign(s, { close: unsubscribe });
+}
