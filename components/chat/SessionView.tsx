@@ -1,6 +1,6 @@
 'use client';
 
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import { appendEntries, updateSession } from '@/lib/db';
 import { useUi } from '@/components/app/uiStore';
@@ -31,6 +31,8 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const run = useRun(sessionId);
   const draft = useUi((s) => s.drafts[sessionId] ?? '');
   const setDraft = useUi((s) => s.setDraft);
+  const loadDraft = useUi((s) => s.loadDraft);
+  useEffect(() => loadDraft(sessionId), [loadDraft, sessionId]);
   const sidePanel = useUi((s) => s.sidePanel);
   const setSidePanel = useUi((s) => s.setSidePanel);
   const [scrollTo, setScrollTo] = useState<{ id: EntryId; nonce: number } | null>(null);
@@ -61,7 +63,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
 
   const hooks = useMemo(
     () => ({
-      beforeSend: (content: Parameters<typeof compactBeforeSendIfNeeded>[1]) => compactBeforeSendIfNeeded(envRef.current, content),
+      beforeSend: (content: Parameters<typeof compactBeforeSendIfNeeded>[1], leafId: EntryId | null) => compactBeforeSendIfNeeded(envRef.current, content, leafId),
       afterTurn: () => autoCompactIfNeeded(envRef.current),
       onOverflow: (r: Parameters<typeof recoverFromOverflow>[1]) => recoverFromOverflow(envRef.current, r),
     }),
@@ -131,9 +133,11 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           onDraft={(t) => setDraft(sessionId, t)}
           busy={busy}
           onStop={actions.stop}
-          onSend={(text, attachments) => {
-            setDraft(sessionId, '');
-            void actions.send(text, attachments);
+          onSend={async (text, attachments) => {
+            const stored = await actions.send(text, attachments);
+            // Cleared only once the message is stored (a failed save keeps it), and not if the user typed on meanwhile.
+            if (stored && useUi.getState().drafts[sessionId] === text) setDraft(sessionId, '');
+            return stored;
           }}
         />
       </div>

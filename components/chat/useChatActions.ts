@@ -20,8 +20,11 @@ export interface ChatEnv {
   model: string | undefined;
   /** Compaction plugs in here: before sending, after each turn, and on a context overflow. */
   hooks?: {
-    /** May compact at the leaf first; the message is then appended at the (new) leaf. */
-    beforeSend?: (content: UserContent[]) => Promise<void>;
+    /**
+     * May compact at `leafId` (the leaf the user sent from) first; resolves with the compaction entry it
+     * appended under that leaf, which the message then follows, or null.
+     */
+    beforeSend?: (content: UserContent[], leafId: EntryId | null) => Promise<EntryId | null>;
     afterTurn?: () => Promise<void>;
     /** Compacts with a smaller keep-recent; resolves with the new leaf to retry from, or null. */
     onOverflow?: (run: Run) => Promise<EntryId | null>;
@@ -100,14 +103,23 @@ export function createChatActions(get: () => ChatEnv) {
     }
   }
 
-  async function sendContent(parentId: EntryId | null, content: UserContent[]) {
+  /**
+   * Appends the user message under `parentId`, the leaf the user saw when
+   * pressing Send, then streams the reply. The live leaf is not re-read after
+   * the pre-send compaction check: another tab's message arriving meanwhile
+   * extends it, and following it would chain this message under theirs (and
+   * put their prompt into our request). `onStored` runs once the message is
+   * in IndexedDB, before the reply.
+   */
+  async function sendContent(parentId: EntryId | null, content: UserContent[], onStored?: () => void) {
     const env = get();
     try {
       // An edit branches from an earlier point: move there first, so a compaction before sending happens on that path.
       if (env.live.getSnapshot().leafId !== parentId) env.live.setLeaf(parentId);
-      if (env.hooks?.beforeSend) await env.hooks.beforeSend(content);
-      const parent = env.live.getSnapshot().leafId;
-      const [user] = await appendEntries(env.sessionId, parent, [{ type: 'message', message: { role: 'user', content } }]);
+      const compactionId = env.hooks?.beforeSend ? await env.hooks.beforeSend(content, parentId) : null;
+      const anchor = compactionId ?? parentId;
+      const [user] = await appendEntries(env.sessionId, anchor, [{ type: 'message', message: { role: 'user', content } }]);
+      onStored?.();
       env.live.applyLocal([user!], user!.id);
       const text = content.find((c) => c.type === 'text');
       if (env.row && env.row.title === 'New session' && text?.type === 'text') await renameSession(env.sessionId, oneLine(text.text, 60));
@@ -131,10 +143,17 @@ export function createChatActions(get: () => ChatEnv) {
     reply,
     navigateTo,
 
-    async send(text: string, attachments: UserContent[] = []) {
+    /**
+     * Sends from the current leaf. Resolves as soon as the message is stored (true) or could not be
+     * (false), not when the reply ends: the composer keeps its text and attachments until then.
+     */
+    send(text: string, attachments: UserContent[] = []): Promise<boolean> {
       const content: UserContent[] = [...(text.trim() ? [{ type: 'text' as const, text }] : []), ...attachments];
-      if (content.length === 0) return;
-      await sendContent(get().live.getSnapshot().leafId, content);
+      if (content.length === 0) return Promise.resolve(false);
+      return new Promise<boolean>((resolve) => {
+        // Whichever comes first wins: stored → true; the whole send ending without storing → false.
+        void sendContent(get().live.getSnapshot().leafId, content, () => resolve(true)).then(() => resolve(false));
+      });
     },
 
     /** Editing never overwrites: the new text becomes a sibling of the original, starting a branch. */

@@ -3,7 +3,7 @@
 import { toast } from 'sonner';
 import { appendEntries } from '@/lib/db';
 import { compact, compactionEntryFrom } from '@/lib/compaction/compact';
-import { compactionLimit, emergencyKeepRecent, shouldCompact, wouldOverflow } from '@/lib/compaction/policy';
+import { compactionLimit, compactionVerdict, emergencyKeepRecent, shouldCompact, wouldOverflow, type CompactionVerdict } from '@/lib/compaction/policy';
 import { isAbortError } from '@/lib/compaction/summarizer';
 import type { CompactionHooks } from '@/lib/compaction/types';
 import type { ModelInfo } from '@/lib/providers/listing';
@@ -37,6 +37,8 @@ export interface CompactRequest {
   force?: boolean;
   /** A run already on screen for this session (overflow recovery inside a reply) to report progress on. */
   run?: Run;
+  /** Compact the path ending here (default: this tab's leaf now). */
+  leafId?: EntryId | null;
 }
 
 /** Extension point: hooks that can cancel a compaction or supply its summary (see lib/compaction/types.ts). */
@@ -54,12 +56,18 @@ const REASON_LABEL: Record<CompactReason, string> = {
   truncated: 'The last prompt filled the whole window — compacting…',
 };
 
+/** The path ending at `leafId` (default: the tab's leaf now) and the options the worker counts it with. */
+function syncTarget(env: CompactionEnv, leafId?: EntryId | null) {
+  const snap = env.live.getSnapshot();
+  const path = snap.tree.pathTo(leafId === undefined ? snap.leafId : leafId);
+  const model = env.chatModel?.id ?? env.summarizer?.id ?? 'openai:gpt-4o';
+  return { path, opts: { model, contextWindow: env.chatModel?.contextWindow, systemPrompt: env.systemPrompt } };
+}
+
 /** Brings the token worker up to date with the tab's current path, so decisions use fresh figures. */
 export async function syncNow(env: CompactionEnv) {
-  const snap = env.live.getSnapshot();
-  const path = snap.tree.pathTo(snap.leafId);
-  const model = env.chatModel?.id ?? env.summarizer?.id ?? 'openai:gpt-4o';
-  await env.sync.sync(path, { model, contextWindow: env.chatModel?.contextWindow, systemPrompt: env.systemPrompt });
+  const { path, opts } = syncTarget(env);
+  await env.sync.sync(path, opts);
 }
 
 /**
@@ -70,25 +78,35 @@ export async function syncNow(env: CompactionEnv) {
  */
 export async function compactSession(env: CompactionEnv, req: CompactRequest): Promise<EntryId | null> {
   const runs = useRuns.getState();
-  const run =
-    req.run ?? runs.start({ sessionId: env.sessionId, kind: 'compaction', parentId: env.live.getSnapshot().leafId, abort: new AbortController(), status: REASON_LABEL[req.reason] });
+  const leafId = req.leafId === undefined ? env.live.getSnapshot().leafId : req.leafId;
+  const run = req.run ?? runs.start({ sessionId: env.sessionId, kind: 'compaction', parentId: leafId, abort: new AbortController(), status: REASON_LABEL[req.reason] });
   if (req.run) runs.patch(env.sessionId, { status: REASON_LABEL[req.reason] });
   const signal = run.abort.signal;
   try {
-    await syncNow(env);
     const { settings, chatModel } = env;
     const plan = summaryPlanOptions(env, req.instructions);
-    const prepared = await getTokensClient().prepareCompaction(env.sessionId, settings, {
-      ...(req.keepRecentTokens !== undefined ? { keepRecentTokens: req.keepRecentTokens } : {}),
-      ...(req.force ? { force: true } : {}),
-      ...(chatModel ? { window: chatModel.contextWindow } : {}),
-      ...(plan ? { plan } : {}),
-    });
+    const target = syncTarget(env, leafId);
+    // Prepared on exactly that path, so the entry is appended under `leafId` even if the view moved on.
+    const prepared = await env.sync.pinned(target.path, target.opts, () =>
+      getTokensClient().prepareCompaction(env.sessionId, settings, {
+        ...(req.keepRecentTokens !== undefined ? { keepRecentTokens: req.keepRecentTokens } : {}),
+        ...(req.force ? { force: true } : {}),
+        ...(chatModel ? { window: chatModel.contextWindow } : {}),
+        ...(plan ? { plan } : {}),
+      }),
+    );
     if (!prepared) {
       if (req.reason === 'manual') toast.info('Nothing to compact yet: everything fits in the recent context that is kept verbatim.');
       return null;
     }
     const { prep } = prepared;
+    const window = chatModel?.contextWindow;
+    // When the kept tail alone is as large as the context, no summary can help: do not spend a summarizer call.
+    const early = compactionVerdict({ tokensBefore: prep.tokensBefore, tokensKept: prep.tokensKept, summaryTokens: 0, window });
+    if (!early.append) {
+      toast.warning(notSmallerMessage(early, prep.tokensBefore, prep.tokensKept, window, true));
+      return null;
+    }
     const engine = summaryEngine(env, prepared.plan);
     const result = await compact(prep, engine, {
       signal,
@@ -102,7 +120,12 @@ export async function compactSession(env: CompactionEnv, req: CompactRequest): P
     }
     if (signal.aborted) throw new DOMException('Aborted', 'AbortError');
     const summaryTokens = await getTokensClient().summaryTokens(env.sessionId, result.summary);
-    const tokensAfter = Math.round(summaryTokens + prep.tokensKept);
+    const verdict = compactionVerdict({ tokensBefore: result.tokensBefore, tokensKept: prep.tokensKept, summaryTokens, window });
+    if (!verdict.append) {
+      toast.warning(notSmallerMessage(verdict, result.tokensBefore, prep.tokensKept, window));
+      return null;
+    }
+    const tokensAfter = Math.round(verdict.tokensAfter);
     const entry = { ...compactionEntryFrom(result), tokensAfter };
     // Appended where it was prepared: if another tab moved on meanwhile, this becomes a sibling, never an overwrite.
     const [created] = await appendEntries(env.sessionId, prep.leafId, [entry]);
@@ -117,6 +140,16 @@ export async function compactSession(env: CompactionEnv, req: CompactRequest): P
   } finally {
     if (!req.run) useRuns.getState().end(env.sessionId, run);
   }
+}
+
+/** Why a compaction was not appended, with what the user can do about it. */
+function notSmallerMessage(v: Extract<CompactionVerdict, { append: false }>, before: number, kept: number, window: number | undefined, beforeSummary = false): string {
+  // Before summarising, the figure after is a lower bound: the kept tail alone.
+  const after = `${beforeSummary ? 'at least ' : ''}${formatTokens(v.tokensAfter)}`;
+  const head = `Not compacted: it would not have made the context smaller (${formatTokens(before)} → ${after} tokens).`;
+  if (v.why === 'kept-exceeds-window')
+    return `${head} The recent part kept word for word (${formatTokens(kept)} tokens, usually one very long message) is larger than the model's whole window (${formatTokens(window ?? 0)}). Shorten or split that message, or switch to a model with a larger window.`;
+  return `${head} The summary would be longer than the history it replaces. Lower "Keep recent tokens" so more is summarised, or compact later when there is more history.`;
 }
 
 /**
@@ -146,23 +179,26 @@ export async function autoCompactIfNeeded(env: CompactionEnv): Promise<void> {
   }
 }
 
-/** Before sending: compact first when the new message would not fit. Returns the (possibly new) parent for the message. */
-export async function compactBeforeSendIfNeeded(env: CompactionEnv, content: UserContent[]): Promise<void> {
-  if (!env.settings.enabled || !env.chatModel) return;
-  await syncNow(env);
-  const figure = env.sync.figure;
-  if (!figure) return;
+/**
+ * Before sending from `leafId`: compact that path first when the new message would not fit.
+ * Resolves with the compaction entry (appended under `leafId`) for the message to follow, or null.
+ */
+export async function compactBeforeSendIfNeeded(env: CompactionEnv, content: UserContent[], leafId: EntryId | null): Promise<EntryId | null> {
+  const chatModel = env.chatModel;
+  if (!env.settings.enabled || !chatModel) return null;
+  const target = syncTarget(env, leafId);
+  const figure = await env.sync.pinned(target.path, target.opts, async () => env.sync.figure);
+  if (!figure) return null;
   const text = content.map((c) => (c.type === 'text' ? c.text : c.type === 'file' ? (c.text ?? '') : '')).join('\n');
   const [newTokens] = await getTokensClient().countTexts([text]);
-  if (wouldOverflow({ contextTokens: figure.tokens, newMessageTokens: newTokens ?? 0, window: env.chatModel.contextWindow, settings: env.settings })) {
-    await compactSession(env, { reason: 'before-send' });
-  }
+  if (!wouldOverflow({ contextTokens: figure.tokens, newMessageTokens: newTokens ?? 0, window: chatModel.contextWindow, settings: env.settings })) return null;
+  return compactSession(env, { reason: 'before-send', leafId });
 }
 
-/** Overflow recovery: a forced compaction with a smaller keep-recent. Resolves with the new leaf to retry from. */
+/** Overflow recovery: a forced compaction, with a smaller keep-recent, of the path the refused request was built from. Resolves with the new leaf to retry from. */
 export async function recoverFromOverflow(env: CompactionEnv, run: Run): Promise<EntryId | null> {
   const window = env.chatModel?.contextWindow ?? 32_768;
-  return compactSession(env, { reason: 'overflow', force: true, keepRecentTokens: emergencyKeepRecent(window, env.settings), run });
+  return compactSession(env, { reason: 'overflow', force: true, keepRecentTokens: emergencyKeepRecent(window, env.settings), run, leafId: run.parentId });
 }
 
 export function autoCompactLimit(env: Pick<CompactionEnv, 'settings' | 'chatModel'>): number | undefined {
