@@ -22,7 +22,11 @@ test.describe('durability', () => {
       { for: 'chat', match: 'race A', chunks: ['reply ', 'to A'], chunkDelayMs: 150 },
       { for: 'chat', match: 'race B', chunks: ['reply ', 'to B'], chunkDelayMs: 150 },
     ]);
-    await Promise.all([sendMessage(page, 'race A'), sendMessage(other, 'race B')]);
+    // Typed first, then Enter in both at the same moment: clicks wait for actionability one page after the
+    // other, long enough for A's message to reach B first, and a send follows the leaf its tab showed.
+    await page.getByRole('textbox', { name: 'Message' }).fill('race A');
+    await other.getByRole('textbox', { name: 'Message' }).fill('race B');
+    await Promise.all([page.keyboard.press('Enter'), other.keyboard.press('Enter')]);
     await expect(assistantMessages(page).last()).toContainText('reply to A');
     await expect(assistantMessages(other).last()).toContainText('reply to B');
     // Each tab stays on its own branch; the prompt shows it has a sibling.

@@ -36,19 +36,28 @@ export function Composer({
 }: {
   draft: string;
   onDraft: (text: string) => void;
-  onSend: (text: string, attachments: UserContent[]) => void;
+  /** Resolves with whether the message was stored; the text and attachments stay until it was. */
+  onSend: (text: string, attachments: UserContent[]) => Promise<boolean>;
   onStop: () => void;
   busy: boolean;
   disabledReason?: string;
 }) {
   const [attachments, setAttachments] = useState<UserContent[]>([]);
+  // While a send is being stored: the text is still here, and must not be sent twice.
+  const [sending, setSending] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
-  const canSend = !busy && !disabledReason && (draft.trim().length > 0 || attachments.length > 0);
+  const canSend = !busy && !sending && !disabledReason && (draft.trim().length > 0 || attachments.length > 0);
 
-  function send() {
+  async function send() {
     if (!canSend) return;
-    onSend(draft, attachments);
-    setAttachments([]);
+    const sent = attachments;
+    setSending(true);
+    try {
+      // Only what went out is removed: an attachment picked meanwhile stays.
+      if (await onSend(draft, sent)) setAttachments((xs) => xs.filter((a) => !sent.includes(a)));
+    } finally {
+      setSending(false);
+    }
   }
 
   return (
@@ -56,7 +65,7 @@ export function Composer({
       className="composer"
       onSubmit={(e) => {
         e.preventDefault();
-        send();
+        void send();
       }}
     >
       {attachments.length > 0 && (
@@ -80,7 +89,7 @@ export function Composer({
         onKeyDown={(e) => {
           if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
             e.preventDefault();
-            send();
+            void send();
           }
         }}
       />

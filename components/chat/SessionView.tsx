@@ -30,6 +30,8 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const run = useRun(sessionId);
   const draft = useUi((s) => s.drafts[sessionId] ?? '');
   const setDraft = useUi((s) => s.setDraft);
+  const loadDraft = useUi((s) => s.loadDraft);
+  useEffect(() => loadDraft(sessionId), [loadDraft, sessionId]);
   const sidePanel = useUi((s) => s.sidePanel);
   const setSidePanel = useUi((s) => s.setSidePanel);
   const [scrollTo, setScrollTo] = useState<{ id: EntryId; nonce: number } | null>(null);
@@ -110,9 +112,11 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           onDraft={(t) => setDraft(sessionId, t)}
           busy={busy}
           onStop={session.stop}
-          onSend={(text, attachments) => {
-            setDraft(sessionId, '');
-            void session.send(text, attachments);
+          onSend={async (text, attachments) => {
+            const stored = await session.send(text, attachments);
+            // Cleared only once the message is stored (a failed save keeps it), and not if the user typed on meanwhile.
+            if (stored && useUi.getState().drafts[sessionId] === text) setDraft(sessionId, '');
+            return stored;
           }}
         />
       </div>

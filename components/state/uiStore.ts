@@ -1,6 +1,7 @@
 'use client';
 
 import { create } from 'zustand';
+import { readDraft, saveDraftSoon } from '@/lib/browser/drafts';
 
 /** Which side panel is open, by its id in the panel list (components/chat/panels.tsx), or none. */
 export type SidePanel = string | null;
@@ -8,11 +9,13 @@ export type SidePanel = string | null;
 interface UiState {
   sessionId: string | null;
   sidePanel: SidePanel;
-  /** Unsent composer text per session, so switching sessions keeps drafts. */
+  /** Unsent composer text per session, so switching sessions keeps drafts; saved to survive reloads. */
   drafts: Record<string, string>;
   selectSession: (id: string | null) => void;
   setSidePanel: (p: SidePanel) => void;
   setDraft: (sessionId: string, text: string) => void;
+  /** Reads a session's saved draft the first time the session is shown in this tab. */
+  loadDraft: (sessionId: string) => void;
 }
 
 /** The selected session is mirrored in the URL hash so a reload reopens it. */
@@ -27,7 +30,7 @@ export function sessionIdFromHash(hash: string): string | null {
   return m ? decodeURIComponent(m[1]!) : null;
 }
 
-export const useUi = create<UiState>((set) => ({
+export const useUi = create<UiState>((set, get) => ({
   sessionId: null,
   sidePanel: null,
   drafts: {},
@@ -36,5 +39,13 @@ export const useUi = create<UiState>((set) => ({
     set({ sessionId: id });
   },
   setSidePanel: (p) => set({ sidePanel: p }),
-  setDraft: (sessionId, text) => set((s) => ({ drafts: { ...s.drafts, [sessionId]: text } })),
+  setDraft: (sessionId, text) => {
+    set((s) => ({ drafts: { ...s.drafts, [sessionId]: text } }));
+    saveDraftSoon(sessionId, text);
+  },
+  loadDraft: (sessionId) => {
+    if (get().drafts[sessionId] !== undefined) return;
+    const text = readDraft(sessionId);
+    set((s) => ({ drafts: { ...s.drafts, [sessionId]: text } }));
+  },
 }));

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryStore } from '@/lib/testing/memoryStore';
 import type { AssistantMessage, SessionEntry } from '@/lib/session/types';
 import { runAssistantTurn, type ChatStreamResult, type StreamHandlers, type TurnDeps } from './turn';
@@ -117,5 +117,88 @@ describe('runAssistantTurn', () => {
     const out = await runAssistantTurn({ parentId: user.id, request, signal: new AbortController().signal }, deps);
     const id = (out as { entry: SessionEntry }).entry.id;
     expect(events).toEqual([`lock:${id}`, `release:${id}`]);
+  });
+});
+
+/**
+ * IndexedDB's append takes longer than a fast stream: the whole reply can
+ * arrive before its entry exists. Whatever the order, the last write must be
+ * the finished reply, not a throttled streaming snapshot landing after it.
+ */
+describe('runAssistantTurn: the final write is the last write', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A MemoryStore whose append resolves only after `appendDelayMs` (fake timers drive it). */
+  async function slowStore(appendDelayMs: number) {
+    const store = new MemoryStore();
+    const [user] = await store.append(null, [{ type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'hi' }] } }]);
+    const append: TurnDeps['append'] = async (parentId, entries) => {
+      await new Promise((r) => setTimeout(r, appendDelayMs));
+      return store.append(parentId, entries);
+    };
+    return { store, user: user!, append };
+  }
+
+  /** Runs the turn to its end, then lets every timer that could still fire fire. */
+  async function settle(turn: Promise<unknown>, interval: number) {
+    let done = false;
+    void turn.then(() => (done = true));
+    while (!done) await vi.advanceTimersByTimeAsync(interval);
+    for (let i = 0; i < 5; i++) await vi.advanceTimersByTimeAsync(interval * 2);
+    return turn;
+  }
+
+  function storedReply(store: MemoryStore): AssistantMessage {
+    const replies = store.entries.filter((e) => e.type === 'message' && e.message.role === 'assistant');
+    expect(replies).toHaveLength(1);
+    return assistant(replies[0]);
+  }
+
+  it('an instant reply (every chunk at once) ends complete, with its usage', async () => {
+    vi.useFakeTimers();
+    const interval = 400;
+    const { store, user, append } = await slowStore(30);
+    const words = ['Short ', 'and ', 'instant.'];
+    // No delay between chunks: the stream is over before the entry exists.
+    const streamChat: TurnDeps['streamChat'] = async (_req, h) => {
+      let full = '';
+      for (const w of words) h.onText((full += w));
+      return { text: full, usage: { input: 9, output: 3 }, finishReason: 'stop' };
+    };
+    const deps: TurnDeps = { append, update: store.update, streamChat, persistIntervalMs: interval };
+    const out = await settle(runAssistantTurn({ parentId: user.id, request, signal: new AbortController().signal }, deps), interval);
+    expect((out as { kind: string }).kind).toBe('done');
+    const msg = storedReply(store);
+    expect(msg.status).toBe('complete');
+    expect(msg.stopReason).toBe('stop');
+    expect(msg.usage).toEqual({ input: 9, output: 3 });
+    expect(msg.content).toEqual([{ type: 'text', text: words.join('') }]);
+    expect(assistant(store.writes.at(-1)!.snapshot).status).toBe('complete');
+  });
+
+  it('a reply cut off at the output limit that ends while its entry is still being created keeps "length"', async () => {
+    vi.useFakeTimers();
+    const interval = 400;
+    const { store, user, append } = await slowStore(120);
+    const streamChat: TurnDeps['streamChat'] = async (_req, h) => {
+      let full = '';
+      for (const w of ['The ', 'answer ', 'is ']) {
+        await new Promise((r) => setTimeout(r, 10));
+        h.onText((full += w));
+      }
+      // The usage frame comes a little later, still before the append resolves.
+      await new Promise((r) => setTimeout(r, 20));
+      return { text: full, usage: { input: 40, output: 3 }, finishReason: 'length' };
+    };
+    const deps: TurnDeps = { append, update: store.update, streamChat, persistIntervalMs: interval };
+    const out = await settle(runAssistantTurn({ parentId: user.id, request, signal: new AbortController().signal }, deps), interval);
+    expect((out as { kind: string }).kind).toBe('done');
+    const msg = storedReply(store);
+    expect(msg.status).toBe('complete');
+    expect(msg.stopReason).toBe('length');
+    expect(msg.usage).toEqual({ input: 40, output: 3 });
+    expect(assistant(store.writes.at(-1)!.snapshot).stopReason).toBe('length');
   });
 });

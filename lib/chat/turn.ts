@@ -90,6 +90,9 @@ export async function runAssistantTurn(
   let timer: ReturnType<typeof setTimeout> | null = null;
   let writing: Promise<unknown> = Promise.resolve();
   let dirty = false;
+  // Set when the stream ended: from then on only the final write may touch the entry. Without it, a timer
+  // armed by a late `ensureEntry().then` (the stream outran the append) wrote "streaming" over the finished reply.
+  let finished = false;
 
   const streamingMessage = (): AssistantMessage => ({
     role: 'assistant',
@@ -111,7 +114,7 @@ export async function runAssistantTurn(
 
   const flush = () => {
     timer = null;
-    if (!entry || !dirty) return;
+    if (finished || !entry || !dirty) return;
     dirty = false;
     const message = streamingMessage();
     const id = entry.id;
@@ -123,9 +126,14 @@ export async function runAssistantTurn(
   const schedule = () => {
     dirty = true;
     deps.onProgress?.({ entryId: entry?.id ?? null, text, reasoning });
-    void ensureEntry().then(() => {
-      if (!timer) timer = setTimeout(flush, interval);
-    });
+    ensureEntry().then(
+      () => {
+        if (!finished && !timer) timer = setTimeout(flush, interval);
+      },
+      () => {
+        // A failed creation is reported once, by the final write that awaits the same promise.
+      },
+    );
   };
 
   let result: ChatStreamResult | null = null;
@@ -147,8 +155,9 @@ export async function runAssistantTurn(
   } catch (err) {
     thrown = err;
   }
+  finished = true;
   if (timer) clearTimeout(timer);
-  await writing;
+  timer = null;
 
   try {
     const aborted = thrown !== null && isAbort(thrown, signal);
@@ -169,6 +178,8 @@ export async function runAssistantTurn(
     };
     if (pending.creating) {
       const e = await pending.creating;
+      // After `finished` no new intermediate write can start; the one in flight (if any) lands before ours.
+      await writing;
       await deps.update(e.id, (cur) => (cur.type === 'message' ? { ...cur, message: final } : cur));
       entry = { ...e, message: final } as SessionEntry;
     } else {

@@ -59,3 +59,37 @@ export function emergencyKeepRecent(window: number, settings?: Pick<CompactionSe
   const fifth = Math.floor(window / 5);
   return settings ? Math.min(settings.keepRecentTokens, fifth) : fifth;
 }
+
+export interface CompactionFigures {
+  /** The context now. */
+  tokensBefore: number;
+  /** What stays verbatim after the cut. */
+  tokensKept: number;
+  /** The new summary; 0 to ask before summarising whether any summary could help. */
+  summaryTokens: number;
+  /** The chat model's window, when known: it tells a kept tail that can never fit from a summary that is too long. */
+  window?: number;
+}
+
+export type CompactionVerdict =
+  | { append: true; tokensAfter: number }
+  /**
+   * kept-exceeds-window: the tail kept verbatim (typically one huge message) is larger than the whole window,
+   * so no summary of what precedes it can make room. summary-not-smaller: the summary is no shorter than the
+   * history it replaces (too little history before the kept tail).
+   */
+  | { append: false; tokensAfter: number; why: 'kept-exceeds-window' | 'summary-not-smaller' };
+
+/**
+ * A compaction is appended only when it leaves a smaller context than it
+ * found. One that does not (seen: 750,014 → 750,127 tokens, an overflow
+ * recovery on one message bigger than the window) would only add a summary
+ * to every later request, and an overflow recovery built on it would retry
+ * a request that still cannot fit.
+ */
+export function compactionVerdict(f: CompactionFigures): CompactionVerdict {
+  const tokensAfter = f.summaryTokens + f.tokensKept;
+  if (tokensAfter < f.tokensBefore) return { append: true, tokensAfter };
+  const keptTooBig = f.window !== undefined && f.window > 0 && f.tokensKept >= f.window;
+  return { append: false, tokensAfter, why: keptTooBig ? 'kept-exceeds-window' : 'summary-not-smaller' };
+}

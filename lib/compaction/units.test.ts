@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_COMPACTION_SETTINGS } from '@/lib/session/types';
 import { EXTRACTIVE_LABEL, extractiveSummary } from './extractive';
 import { addDetails, addMessage, classifyToolCall, createFileOps, fileFooter, stripFileFooter, toFileLists, withFileFooter } from './fileOps';
-import { canCompactNow, compactionLimit, emergencyKeepRecent, shouldCompact, wouldOverflow } from './policy';
+import { canCompactNow, compactionLimit, compactionVerdict, emergencyKeepRecent, shouldCompact, wouldOverflow } from './policy';
 import { addUsage, usageFromAi } from './summarizer';
 import type { SummaryItem } from './types';
 
@@ -70,6 +70,22 @@ describe('auto-compaction policy', () => {
     expect(emergencyKeepRecent(200_000)).toBe(40_000);
     expect(emergencyKeepRecent(200_000, s)).toBe(20_000);
     expect(emergencyKeepRecent(32_000, s)).toBe(6400);
+  });
+
+  it('a compaction is appended only when it leaves a smaller context', () => {
+    // The incident: an overflow recovery kept one ~750k-token message verbatim and added a summary on top.
+    expect(compactionVerdict({ tokensBefore: 750_014, tokensKept: 749_900, summaryTokens: 227, window: 200_000 })).toEqual({
+      append: false,
+      tokensAfter: 750_127,
+      why: 'kept-exceeds-window',
+    });
+    // Asked before summarising (no summary yet): a kept tail as large as the context can never shrink it.
+    expect(compactionVerdict({ tokensBefore: 9000, tokensKept: 9000, summaryTokens: 0 }).append).toBe(false);
+    // A tail that fits the window, but the summary is longer than the two short messages it replaces.
+    expect(compactionVerdict({ tokensBefore: 4020, tokensKept: 4000, summaryTokens: 150, window: 8192 })).toEqual({ append: false, tokensAfter: 4150, why: 'summary-not-smaller' });
+    // Equal is not smaller.
+    expect(compactionVerdict({ tokensBefore: 5000, tokensKept: 4000, summaryTokens: 1000, window: 8192 }).append).toBe(false);
+    expect(compactionVerdict({ tokensBefore: 120_000, tokensKept: 20_000, summaryTokens: 2500, window: 128_000 })).toEqual({ append: true, tokensAfter: 22_500 });
   });
 });
 

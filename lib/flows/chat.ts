@@ -72,14 +72,23 @@ export async function reply(s: SessionHandle, parentId: EntryId): Promise<void> 
   }
 }
 
-async function sendContent(s: SessionHandle, parentId: EntryId | null, content: UserContent[]): Promise<void> {
+/**
+ * Appends the user message under `parentId`, the leaf the user saw when
+ * pressing Send, then streams the reply. The live leaf is not re-read after
+ * the pre-send compaction check: another tab's message arriving meanwhile
+ * extends it, and following it would chain this message under theirs (and
+ * put their prompt into our request). `onStored` runs once the message is
+ * stored, before the reply.
+ */
+async function sendContent(s: SessionHandle, parentId: EntryId | null, content: UserContent[], onStored?: () => void): Promise<void> {
   const { store, notify } = s.ports;
   try {
     // An edit branches from an earlier point: move there first, so a compaction before sending happens on that path.
     if (s.live.getSnapshot().leafId !== parentId) s.live.setLeaf(parentId);
-    await compactBeforeSendIfNeeded(s, content);
-    const parent = s.live.getSnapshot().leafId;
-    const [user] = await store.appendEntries(s.sessionId, parent, [{ type: 'message', message: { role: 'user', content } }]);
+    const compactionId = await compactBeforeSendIfNeeded(s, content, parentId);
+    const anchor = compactionId ?? parentId;
+    const [user] = await store.appendEntries(s.sessionId, anchor, [{ type: 'message', message: { role: 'user', content } }]);
+    onStored?.();
     s.live.applyLocal([user!], user!.id);
     const text = content.find((c) => c.type === 'text');
     if (s.env().title === UNTITLED && text?.type === 'text') await store.renameSession(s.sessionId, oneLine(text.text, 60));
@@ -89,10 +98,17 @@ async function sendContent(s: SessionHandle, parentId: EntryId | null, content: 
   }
 }
 
-export async function send(s: SessionHandle, text: string, attachments: UserContent[] = []): Promise<void> {
+/**
+ * Sends from the current leaf. Resolves as soon as the message is stored (true) or could not be
+ * (false), not when the reply ends: the composer keeps its text and attachments until then.
+ */
+export function send(s: SessionHandle, text: string, attachments: UserContent[] = []): Promise<boolean> {
   const content: UserContent[] = [...(text.trim() ? [{ type: 'text' as const, text }] : []), ...attachments];
-  if (content.length === 0) return;
-  await sendContent(s, s.live.getSnapshot().leafId, content);
+  if (content.length === 0) return Promise.resolve(false);
+  return new Promise<boolean>((resolve) => {
+    // Whichever comes first wins: stored → true; the whole send ending without storing → false.
+    void sendContent(s, s.live.getSnapshot().leafId, content, () => resolve(true)).then(() => resolve(false));
+  });
 }
 
 /** Editing never overwrites: the new text becomes a sibling of the original, starting a branch. */

@@ -1,5 +1,5 @@
 import { compact, compactionEntryFrom } from '@/lib/compaction/compact';
-import { compactionLimit, emergencyKeepRecent, shouldCompact, wouldOverflow } from '@/lib/compaction/policy';
+import { compactionLimit, compactionVerdict, emergencyKeepRecent, shouldCompact, wouldOverflow, type CompactionVerdict } from '@/lib/compaction/policy';
 import type { CompactionPreview } from '@/lib/compaction/prepare';
 import { FALLBACK_CONTEXT_WINDOW } from '@/lib/providers/catalog';
 import { usageOverflow } from '@/lib/providers/overflow';
@@ -7,7 +7,7 @@ import { formatCount } from '@/lib/format/numbers';
 import type { EntryId, UserContent } from '@/lib/session/types';
 import type { Run } from './runs';
 import type { SessionEnv, SessionHandle } from './session';
-import { runSummaryJob, summaryEngine, summaryPlanOptions, syncTokens } from './summaryPipeline';
+import { runSummaryJob, summaryEngine, summaryPlanOptions, syncTarget, syncTokens } from './summaryPipeline';
 
 export type CompactReason = 'manual' | 'auto' | 'overflow' | 'truncated' | 'before-send';
 
@@ -18,6 +18,8 @@ export interface CompactRequest {
   force?: boolean;
   /** A run already on screen for this session (overflow recovery inside a reply) to report progress on. */
   run?: Run;
+  /** Compact the path ending here (default: this tab's leaf now). */
+  leafId?: EntryId | null;
 }
 
 const REASON_LABEL: Record<CompactReason, string> = {
@@ -36,27 +38,38 @@ const REASON_LABEL: Record<CompactReason, string> = {
  */
 export function compactSession(s: SessionHandle, req: CompactRequest): Promise<EntryId | null> {
   const { ports } = s;
+  const leafId = req.leafId === undefined ? s.live.getSnapshot().leafId : req.leafId;
   return runSummaryJob(s, {
     kind: 'compaction',
     status: REASON_LABEL[req.reason],
     what: 'Compaction',
-    parentId: s.live.getSnapshot().leafId,
+    parentId: leafId,
     ...(req.run ? { run: req.run } : {}),
     async execute({ signal, onDelta }) {
-      await syncTokens(s);
       const env = s.env();
       const plan = summaryPlanOptions(env, req.instructions);
-      const prepared = await ports.tokens.prepareCompaction(s.sessionId, env.settings, {
-        ...(req.keepRecentTokens !== undefined ? { keepRecentTokens: req.keepRecentTokens } : {}),
-        ...(req.force ? { force: true } : {}),
-        ...(env.chatModel ? { window: env.chatModel.contextWindow } : {}),
-        ...(plan ? { plan } : {}),
-      });
+      const target = syncTarget(s, leafId);
+      // Prepared on exactly that path, so the entry is appended under `leafId` even if the view moved on.
+      const prepared = await s.sync.pinned(target.path, target.opts, () =>
+        ports.tokens.prepareCompaction(s.sessionId, env.settings, {
+          ...(req.keepRecentTokens !== undefined ? { keepRecentTokens: req.keepRecentTokens } : {}),
+          ...(req.force ? { force: true } : {}),
+          ...(env.chatModel ? { window: env.chatModel.contextWindow } : {}),
+          ...(plan ? { plan } : {}),
+        }),
+      );
       if (!prepared) {
         if (req.reason === 'manual') ports.notify.info('Nothing to compact yet: everything fits in the recent context that is kept verbatim.');
         return null;
       }
       const { prep } = prepared;
+      const window = env.chatModel?.contextWindow;
+      // When the kept tail alone is as large as the context, no summary can help: do not spend a summarizer call.
+      const early = compactionVerdict({ tokensBefore: prep.tokensBefore, tokensKept: prep.tokensKept, summaryTokens: 0, window });
+      if (!early.append) {
+        ports.notify.warning(notSmallerMessage(early, prep.tokensBefore, prep.tokensKept, window, true));
+        return null;
+      }
       const engine = summaryEngine(s, prepared.plan);
       const result = await compact(prep, engine, { signal, onDelta });
       if (!result) {
@@ -65,7 +78,12 @@ export function compactSession(s: SessionHandle, req: CompactRequest): Promise<E
       }
       if (signal.aborted) throw new DOMException('Aborted', 'AbortError');
       const summaryTokens = await ports.tokens.summaryTokens(s.sessionId, result.summary);
-      const tokensAfter = Math.round(summaryTokens + prep.tokensKept);
+      const verdict = compactionVerdict({ tokensBefore: result.tokensBefore, tokensKept: prep.tokensKept, summaryTokens, window });
+      if (!verdict.append) {
+        ports.notify.warning(notSmallerMessage(verdict, result.tokensBefore, prep.tokensKept, window));
+        return null;
+      }
+      const tokensAfter = Math.round(verdict.tokensAfter);
       // Appended where it was prepared: if another tab moved on meanwhile, this becomes a sibling, never an overwrite.
       const [created] = await ports.store.appendEntries(s.sessionId, prep.leafId, [{ ...compactionEntryFrom(result), tokensAfter }]);
       s.live.applyLocal([created!], created!.id);
@@ -74,6 +92,16 @@ export function compactSession(s: SessionHandle, req: CompactRequest): Promise<E
       return created!.id;
     },
   });
+}
+
+/** Why a compaction was not appended, with what the user can do about it. */
+function notSmallerMessage(v: Extract<CompactionVerdict, { append: false }>, before: number, kept: number, window: number | undefined, beforeSummary = false): string {
+  // Before summarising, the figure after is a lower bound: the kept tail alone.
+  const after = `${beforeSummary ? 'at least ' : ''}${formatCount(v.tokensAfter)}`;
+  const head = `Not compacted: it would not have made the context smaller (${formatCount(before)} → ${after} tokens).`;
+  if (v.why === 'kept-exceeds-window')
+    return `${head} The recent part kept word for word (${formatCount(kept)} tokens, usually one very long message) is larger than the model's whole window (${formatCount(window ?? 0)}). Shorten or split that message, or switch to a model with a larger window.`;
+  return `${head} The summary would be longer than the history it replaces. Lower "Keep recent tokens" so more is summarised, or compact later when there is more history.`;
 }
 
 /**
@@ -104,25 +132,27 @@ export async function autoCompactIfNeeded(s: SessionHandle): Promise<void> {
   }
 }
 
-/** Before sending: compact first when the new message would not fit. */
-export async function compactBeforeSendIfNeeded(s: SessionHandle, content: UserContent[]): Promise<void> {
+/**
+ * Before sending from `leafId`: compact that path first when the new message would not fit.
+ * Resolves with the compaction entry (appended under `leafId`) for the message to follow, or null.
+ */
+export async function compactBeforeSendIfNeeded(s: SessionHandle, content: UserContent[], leafId: EntryId | null): Promise<EntryId | null> {
   const { chatModel, settings } = s.env();
-  if (!settings.enabled || !chatModel) return;
-  await syncTokens(s);
-  const figure = s.sync.figure;
-  if (!figure) return;
+  if (!settings.enabled || !chatModel) return null;
+  const target = syncTarget(s, leafId);
+  const figure = await s.sync.pinned(target.path, target.opts, async () => s.sync.figure);
+  if (!figure) return null;
   const text = content.map((c) => (c.type === 'text' ? c.text : c.type === 'file' ? (c.text ?? '') : '')).join('\n');
   const [newTokens] = await s.ports.tokens.countTexts([text]);
-  if (wouldOverflow({ contextTokens: figure.tokens, newMessageTokens: newTokens ?? 0, window: chatModel.contextWindow, settings })) {
-    await compactSession(s, { reason: 'before-send' });
-  }
+  if (!wouldOverflow({ contextTokens: figure.tokens, newMessageTokens: newTokens ?? 0, window: chatModel.contextWindow, settings })) return null;
+  return compactSession(s, { reason: 'before-send', leafId });
 }
 
-/** Overflow recovery: a forced compaction with a smaller keep-recent. Resolves with the new leaf to retry from. */
+/** Overflow recovery: a forced compaction, with a smaller keep-recent, of the path the refused request was built from. Resolves with the new leaf to retry from. */
 export function recoverFromOverflow(s: SessionHandle, run: Run): Promise<EntryId | null> {
   const { chatModel, settings } = s.env();
   const window = chatModel?.contextWindow ?? FALLBACK_CONTEXT_WINDOW;
-  return compactSession(s, { reason: 'overflow', force: true, keepRecentTokens: emergencyKeepRecent(window, settings), run });
+  return compactSession(s, { reason: 'overflow', force: true, keepRecentTokens: emergencyKeepRecent(window, settings), run, leafId: run.parentId });
 }
 
 /** The context size above which auto-compaction fires, when a model (and so a window) is known. */

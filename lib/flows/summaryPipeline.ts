@@ -4,7 +4,8 @@ import { isAbortError } from '@/lib/compaction/summarizer';
 import type { SummaryPlan } from '@/lib/compaction/types';
 import { errorMessage } from '@/lib/errors';
 import type { SummaryPlanOptions } from '@/lib/sessionTokens/service';
-import type { EntryId } from '@/lib/session/types';
+import type { EntryId, SessionEntry } from '@/lib/session/types';
+import type { TokenSyncOptions } from './tokenSync';
 import type { Run, RunKind } from './runs';
 import type { SessionEnv, SessionHandle } from './session';
 
@@ -66,12 +67,18 @@ export function summaryEngine(s: SessionHandle, plan: SummaryPlan | null): Summa
   return plan && env.summarizer ? { kind: 'model', summarizer: s.ports.transport.summarizer(env.summarizer.id, env.chatModel?.id), plan } : { kind: 'extractive' };
 }
 
-/** Brings the token worker up to date with the tab's current path, so decisions use fresh figures. */
-export async function syncTokens(s: SessionHandle): Promise<void> {
+/** The path ending at `leafId` (default: the tab's leaf now) and the options the worker counts it with. */
+export function syncTarget(s: SessionHandle, leafId?: EntryId | null): { path: SessionEntry[]; opts: TokenSyncOptions } {
   const snap = s.live.getSnapshot();
   const env = s.env();
-  const path = snap.tree.pathTo(snap.leafId);
-  await s.sync.sync(path, { model: countingModel(env), contextWindow: env.chatModel?.contextWindow, systemPrompt: env.systemPrompt });
+  const path = snap.tree.pathTo(leafId === undefined ? snap.leafId : leafId);
+  return { path, opts: { model: countingModel(env), contextWindow: env.chatModel?.contextWindow, systemPrompt: env.systemPrompt } };
+}
+
+/** Brings the token worker up to date with the tab's current path, so decisions use fresh figures. */
+export async function syncTokens(s: SessionHandle): Promise<void> {
+  const { path, opts } = syncTarget(s);
+  await s.sync.sync(path, opts);
 }
 
 /**

@@ -68,6 +68,29 @@ export class TokenSync {
     return this.chain;
   }
 
+  /**
+   * Brings the worker to `path` and runs `fn` before any later sync can move
+   * it elsewhere: a compaction prepared for one path must not be prepared on
+   * the path the view switched to meanwhile (another tab's message arriving).
+   * Unlike `sync`, failures reach the caller.
+   */
+  pinned<T>(path: SessionEntry[], opts: TokenSyncOptions, fn: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(async () => {
+      try {
+        await this.apply(path, opts);
+      } catch (err) {
+        this.opts = null; // the next change reloads the worker's copy
+        throw err;
+      }
+      return fn();
+    });
+    this.chain = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
   private async apply(path: SessionEntry[], opts: TokenSyncOptions | null) {
     const client = this.tokens;
     if (!opts) {
