@@ -152,6 +152,42 @@ describe('mock LLM', () => {
     expect(events).not.toContain('[DONE]');
   });
 
+  it('a break right after the first chunk, with no delay, still delivers that chunk', async () => {
+    // Node holds a response's first writes back for a tick; destroying the socket at once used to drop them unsent.
+    mock.script([{ reply: 'one two three', breakAfterChunks: 1, chunkDelayMs: 0 }]);
+    const res = await chat({ stream: true, messages: [user('x')] });
+    const { events, broke } = await sse(res);
+    expect(broke).toBe(true);
+    const text = events.map((e) => (JSON.parse(e) as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? '').join('');
+    expect(text).toBe('one ');
+  });
+
+  it('sends chunks then resets the connection at once, the chunks arriving before the reset', async () => {
+    mock.script([{ reply: 'one two three', resetAfterChunks: 1 }]);
+    const res = await chat({ stream: true, messages: [user('x')] });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let received = '';
+    let failure: unknown;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        received += decoder.decode(value, { stream: true });
+      }
+    } catch (e) {
+      failure = e;
+    }
+    const contents = received
+      .split('\n\n')
+      .filter((b) => b.startsWith('data: '))
+      .map((b) => (JSON.parse(b.slice(6)) as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? '');
+    expect(contents.join('')).toBe('one ');
+    // A reset (RST), not an orderly close: the reader fails with ECONNRESET.
+    expect((failure as { cause?: { code?: string } }).cause?.code).toBe('ECONNRESET');
+  });
+
   it('rejects prompts above the model window with OpenAI’s overflow error', async () => {
     const res = await chat({ model: 'mock-summarizer', messages: [user('word '.repeat(4000))] });
     expect(res.status).toBe(400);

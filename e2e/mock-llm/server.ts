@@ -31,8 +31,13 @@ export interface Step {
   usage?: { prompt_tokens: number; completion_tokens: number };
   error?: { status: number; body: unknown; headers?: Record<string, string> };
   preset?: PresetName;
-  /** Send this many content chunks, then destroy the socket. */
+  /** Send this many content chunks, then close the socket without finishing the reply. */
   breakAfterChunks?: number;
+  /**
+   * Send this many content chunks back to back, then reset the connection
+   * (TCP RST) at once: a provider or proxy dying right after its first words.
+   */
+  resetAfterChunks?: number;
   /** Accept the request and never answer (until the client gives up). */
   hang?: boolean;
   /** Finish reason of the last chunk; "length" simulates a cut-off reply. */
@@ -260,20 +265,27 @@ export async function startMockLlm(opts: MockLlmOptions = {}): Promise<MockLlm> 
       closed = true;
       if (!res.writableFinished) record.aborted = true;
     });
-    const send = (obj: unknown) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
+    // Resolves once the bytes are handed to the kernel: Node holds the first writes of a response
+    // back (corked) for a tick, and a socket destroyed before that would take them along unsent.
+    const send = (obj: unknown) => new Promise<void>((resolve) => res.write(`data: ${JSON.stringify(obj)}\n\n`, () => resolve()));
     const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
       send({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finishReason }] });
 
-    chunk({ role: 'assistant', content: '' });
-    const delay = step.chunkDelayMs ?? defaultChunkDelay;
+    let written = chunk({ role: 'assistant', content: '' });
+    const reset = step.resetAfterChunks;
+    const cutAt = reset ?? breakAfter;
+    const delay = reset !== undefined ? 0 : (step.chunkDelayMs ?? defaultChunkDelay);
     for (let i = 0; i < chunks.length; i++) {
       if (closed) return;
-      if (breakAfter !== undefined && i >= breakAfter) {
-        res.socket?.destroy();
+      if (cutAt !== undefined && i >= cutAt) {
+        // What was sent must arrive: the break is the only thing under test.
+        await written;
+        if (reset !== undefined) res.socket?.resetAndDestroy();
+        else res.socket?.destroy();
         return;
       }
-      chunk({ content: chunks[i] });
-      await sleep(delay);
+      written = chunk({ content: chunks[i] });
+      if (delay > 0) await sleep(delay);
     }
     if (closed) return;
     chunk({}, finish);
