@@ -56,6 +56,56 @@ async function stream(res: Response): Promise<ChatStreamResult & { raw?: string 
   return readChatStream(res.body!);
 }
 
+/** The UI message stream's chunks, in order, from its SSE text. */
+function uiChunks(sse: string): { type: string; delta?: string; errorText?: string }[] {
+  return sse
+    .split('\n\n')
+    .filter((e) => e.startsWith('data: ') && e !== 'data: [DONE]')
+    .map((e) => JSON.parse(e.slice(6)) as { type: string });
+}
+
+/**
+ * Over TLS, or on a busy server, a reply's last bytes and the reset of its
+ * connection come out of one socket read, and fetch hands them over back to
+ * back: the last event, then the error on the very next read. Plain TCP on
+ * loopback always delivers them a turn of the event loop apart, so this fetch
+ * recreates the back-to-back case: it lets the real response arrive whole
+ * (events, then the reset), then passes it on one SSE event per read.
+ */
+function backToBack(base: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const res = await base(input, init);
+    if (!res.body) return res;
+    let text = '';
+    let failure: unknown;
+    const decoder = new TextDecoder();
+    const reader = res.body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+      }
+    } catch (e) {
+      failure = e;
+    }
+    const events = text.match(/[^]*?\n\n/g) ?? [];
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(c) {
+          const next = events.shift();
+          if (next !== undefined) c.enqueue(encoder.encode(next));
+          else if (failure) c.error(failure);
+          else c.close();
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+}
+
 const lastRequest = (): RecordedRequest => mock.requests.at(-1)!;
 const sentBody = () => lastRequest().body as { model: string; messages: { role: string; content: unknown }[]; temperature?: number; stream_options?: unknown };
 
@@ -131,6 +181,22 @@ describe('POST /api/chat', () => {
     expect(out.error).toMatchObject({ kind: 'network' });
     expect(out.error!.message).toMatch(/broke off/);
     expect(out.finished).toBe(false);
+  });
+
+  it('a reset right behind the first chunk still streams that chunk’s text, then the error', async () => {
+    useEnv(mockEnv(), backToBack(fetch));
+    mock.script([{ reply: 'one two three', resetAfterChunks: 1, inlineRole: true }]);
+    const res = await chatPOST(post('/api/chat', { model: 'compat:mock-small', context: [userItem('hi')] }));
+    const chunks = uiChunks(await res.text());
+    const types = chunks.map((c) => c.type);
+    const delta = chunks.findIndex((c) => c.type === 'text-delta');
+    const error = types.indexOf('error');
+    expect(chunks[delta]).toMatchObject({ delta: 'one ' });
+    expect(error).toBeGreaterThan(delta);
+    expect(JSON.parse(chunks[error]!.errorText!)).toMatchObject({ kind: 'network', message: expect.stringMatching(/broke off before the reply was complete.*ECONNRESET/) });
+    // Not a finished reply: the client must keep the text as partial.
+    expect(types).not.toContain('finish');
+    expect(logs).toEqual(['[api/chat] compat:mock-small: network']);
   });
 
   it('the "broken" preset behaves the same', async () => {

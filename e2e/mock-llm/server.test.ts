@@ -188,6 +188,14 @@ describe('mock LLM', () => {
     expect((failure as { cause?: { code?: string } }).cause?.code).toBe('ECONNRESET');
   });
 
+  it('can carry the role in the first content chunk, as Ollama does', async () => {
+    mock.script([{ reply: 'one two', inlineRole: true }]);
+    const { events } = await sse(await chat({ stream: true, messages: [user('x')] }));
+    const deltas = events.filter((e) => e !== '[DONE]').map((e) => (JSON.parse(e) as { choices: { delta: Record<string, unknown> }[] }).choices[0]?.delta);
+    expect(deltas[0]).toEqual({ role: 'assistant', content: 'one ' });
+    expect(deltas.filter((d) => d?.content === '')).toEqual([]);
+  });
+
   it('rejects prompts above the model window with OpenAI’s overflow error', async () => {
     const res = await chat({ model: 'mock-summarizer', messages: [user('word '.repeat(4000))] });
     expect(res.status).toBe(400);

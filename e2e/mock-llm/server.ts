@@ -38,6 +38,8 @@ export interface Step {
    * (TCP RST) at once: a provider or proxy dying right after its first words.
    */
   resetAfterChunks?: number;
+  /** Carry the role in the first content chunk instead of an empty chunk of its own, as Ollama and many proxies do. */
+  inlineRole?: boolean;
   /** Accept the request and never answer (until the client gives up). */
   hang?: boolean;
   /** Finish reason of the last chunk; "length" simulates a cut-off reply. */
@@ -271,7 +273,7 @@ export async function startMockLlm(opts: MockLlmOptions = {}): Promise<MockLlm> 
     const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
       send({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finishReason }] });
 
-    let written = chunk({ role: 'assistant', content: '' });
+    let written = step.inlineRole ? Promise.resolve() : chunk({ role: 'assistant', content: '' });
     const reset = step.resetAfterChunks;
     const cutAt = reset ?? breakAfter;
     const delay = reset !== undefined ? 0 : (step.chunkDelayMs ?? defaultChunkDelay);
@@ -284,7 +286,7 @@ export async function startMockLlm(opts: MockLlmOptions = {}): Promise<MockLlm> 
         else res.socket?.destroy();
         return;
       }
-      written = chunk({ content: chunks[i] });
+      written = chunk(step.inlineRole ? { role: 'assistant', content: chunks[i] } : { content: chunks[i] });
       if (delay > 0) await sleep(delay);
     }
     if (closed) return;
