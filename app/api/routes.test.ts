@@ -296,6 +296,19 @@ describe('POST /api/chat', () => {
     expect(mock.requests).toHaveLength(0);
   });
 
+  it('a browser-supplied base URL of localhost with trailing dots is refused: it would be a DNS lookup', async () => {
+    useEnv(mockEnv());
+    for (const host of ['localhost.', 'LOCALHOST.', 'localhost..']) {
+      const res = await chatPOST(post('/api/chat', { model: 'compat:mock-small', context: [userItem('hi')], client: { baseUrl: `http://${host}:${mock.port}/v1` } }));
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toMatch(/^Base URL refused: "localhost\.+" is looked up in DNS/);
+    }
+    // Plain localhost works, and reaches the mock on 127.0.0.1 by its address.
+    const ok = await stream(await chatPOST(post('/api/chat', { model: 'compat:mock-small', context: [userItem('hi')], client: { baseUrl: `http://localhost:${mock.port}/v1` } })));
+    expect(ok.text).toBe('Echo: hi');
+    expect(mock.requests).toHaveLength(1);
+  });
+
   it('a browser-supplied loopback base URL and key work, and the server key never travels to it', async () => {
     const clientKey = 'client-key-0123456789abcdef';
     const guarded = await startMockLlm({ apiKey: clientKey, chunkDelayMs: 1 });
