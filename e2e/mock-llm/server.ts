@@ -64,6 +64,8 @@ export interface RecordedRequest {
   body: unknown;
   /** Whether an Authorization header was present (its value is never recorded). */
   authorized: boolean;
+  /** The Host header: which name or address the client connected by. */
+  host?: string;
   kind: 'chat' | 'summarizer' | 'other';
   /** Set when the client went away before the reply finished. */
   aborted?: boolean;
@@ -326,7 +328,7 @@ export async function startMockLlm(opts: MockLlmOptions = {}): Promise<MockLlm> 
       return sendJson(res, 404, { error: `no control endpoint ${req.method} ${path}` });
     }
 
-    const record: RecordedRequest = { method: req.method ?? 'GET', path, body, authorized: !!req.headers.authorization, kind: 'other' };
+    const record: RecordedRequest = { method: req.method ?? 'GET', path, body, authorized: !!req.headers.authorization, host: req.headers.host, kind: 'other' };
     requests.push(record);
 
     if (req.method === 'GET' && (path === '/v1/models' || path === '/models')) {
