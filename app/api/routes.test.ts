@@ -41,8 +41,11 @@ const mockEnv = (): EnvLike => ({
 
 const userItem = (text: string, id = 'u1'): ContextItem => ({ kind: 'message', entryId: id, message: { role: 'user', content: [{ type: 'text', text }] } });
 
+/** Where the app is reached in these tests: a name the request guard always accepts. */
+const APP = 'http://localhost:3000';
+
 function post(path: string, body: unknown, init: RequestInit = {}): Request {
-  return new Request(`http://app.test${path}`, {
+  return new Request(`${APP}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -266,7 +269,7 @@ describe('POST /api/chat', () => {
 
   it('413 when the body is over 32 MB, declared or streamed', async () => {
     useEnv(mockEnv());
-    const declared = await chatPOST(new Request('http://app.test/api/chat', { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(33 * 1024 * 1024) }, body: '{}' }));
+    const declared = await chatPOST(new Request(`${APP}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(33 * 1024 * 1024) }, body: '{}' }));
     expect(declared.status).toBe(413);
     const big = new Uint8Array(1024 * 1024).fill(0x20);
     let sent = 0;
@@ -276,7 +279,7 @@ describe('POST /api/chat', () => {
         else c.close();
       },
     });
-    const streamed = await chatPOST(new Request('http://app.test/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit));
+    const streamed = await chatPOST(new Request(`${APP}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit));
     expect(streamed.status).toBe(413);
     expect(((await streamed.json()) as { message: string }).message).toMatch(/32 MB/);
     // It stopped reading soon after the limit.
@@ -417,10 +420,66 @@ describe('POST /api/summarize', () => {
   });
 });
 
+describe('who may call the routes', () => {
+  const chatBody = () => JSON.stringify({ model: 'compat:mock-small', context: [userItem('hi')] });
+  const refusal = async (res: Response) => {
+    const json = (await res.json()) as { kind: string; status: number; message: string; error: string };
+    expect(json.error).toBe(json.message);
+    return json;
+  };
+
+  it('a page on another site posting text/plain (no-cors, no preflight) is refused before any model call', async () => {
+    useEnv(mockEnv());
+    const res = await chatPOST(post('/api/chat', chatBody(), { headers: { 'content-type': 'text/plain;charset=UTF-8', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' } }));
+    expect(res.status).toBe(403);
+    expect(await refusal(res)).toMatchObject({ kind: 'forbidden', status: 403, message: expect.stringContaining('https://evil.example') });
+    const sum = await summarizePOST(post('/api/summarize', { system: 'Summarise.', prompt: 'x' }, { headers: { 'content-type': 'application/json', origin: 'null' } }));
+    expect(sum.status).toBe(403);
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it('a text/plain body is refused even from a client that is no browser', async () => {
+    useEnv(mockEnv());
+    for (const type of ['text/plain', undefined]) {
+      const res = await chatPOST(new Request(`${APP}/api/chat`, { method: 'POST', headers: type ? { 'content-type': type } : {}, body: chatBody() }));
+      expect(res.status).toBe(415);
+      expect((await refusal(res)).message).toBe('Request body must be JSON, sent with Content-Type: application/json.');
+    }
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it('a rebound name in the Host header is refused on every route, reads included', async () => {
+    useEnv(mockEnv());
+    const host = { host: 'evil.example:3000' };
+    const chat = await chatPOST(post('/api/chat', chatBody(), { headers: { 'content-type': 'application/json', ...host } }));
+    const sum = await summarizePOST(post('/api/summarize', { system: 'Summarise.', prompt: 'x' }, { headers: { 'content-type': 'application/json', ...host } }));
+    const models = await modelsGET(new Request(`${APP}/api/models?refresh=1`, { headers: host }));
+    for (const res of [chat, sum, models]) {
+      expect(res.status).toBe(403);
+      expect((await refusal(res)).message).toBe('This server does not answer to the name "evil.example". If that is its name, add it to ALLOWED_HOSTS on the server.');
+    }
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it('the app’s own page works on a literal address, [::1], and a name listed in ALLOWED_HOSTS', async () => {
+    useEnv({ ...mockEnv(), ALLOWED_HOSTS: 'chat.example.com' });
+    for (const [host, origin] of [
+      ['127.0.0.1:3000', 'http://127.0.0.1:3000'],
+      ['[::1]:3000', 'http://[::1]:3000'],
+      ['chat.example.com', 'https://chat.example.com'],
+    ]) {
+      const res = await chatPOST(post('/api/chat', chatBody(), { headers: { 'content-type': 'application/json', host: host!, origin: origin!, 'sec-fetch-site': 'same-origin' } }));
+      expect((await stream(res)).text).toBe('Echo: hi');
+    }
+    const models = await modelsGET(new Request(`${APP}/api/models`, { headers: { host: 'chat.example.com' } }));
+    expect(models.status).toBe(200);
+  });
+});
+
 describe('GET /api/models', () => {
   it('lists the mock server’s models with the windows it reports, plus overrides', async () => {
     useEnv({ ...mockEnv(), MODEL_CONTEXT_WINDOWS: 'compat:mock-large=100000', DEFAULT_MODEL: 'compat:mock-small' });
-    const res = await modelsGET(new Request('http://app.test/api/models?refresh=1'));
+    const res = await modelsGET(new Request(`${APP}/api/models?refresh=1`));
     expect(res.status).toBe(200);
     const body = (await res.json()) as ModelsResponse;
     expect(body.models).toEqual([
@@ -436,7 +495,7 @@ describe('GET /api/models', () => {
   it('with nothing configured: 200 quickly, no models, every provider not configured', async () => {
     const started = Date.now();
     useEnv({});
-    const res = await modelsGET(new Request('http://app.test/api/models?refresh=1'));
+    const res = await modelsGET(new Request(`${APP}/api/models?refresh=1`));
     const body = (await res.json()) as ModelsResponse;
     expect(res.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(1500);
@@ -461,7 +520,7 @@ describe('GET /api/models', () => {
     try {
       useEnv({ OLLAMA_BASE_URL: `http://127.0.0.1:${port}` });
       const started = Date.now();
-      const body = (await (await modelsGET(new Request('http://app.test/api/models?refresh=1'))).json()) as ModelsResponse;
+      const body = (await (await modelsGET(new Request(`${APP}/api/models?refresh=1`))).json()) as ModelsResponse;
       expect(Date.now() - started).toBeLessThan(1500);
       expect(body.providers.find((p) => p.id === 'ollama')).toMatchObject({ configured: true, reachable: false });
       expect(body.providers.find((p) => p.id === 'ollama')!.error).toMatch(/did not answer within 400 ms/);
@@ -486,7 +545,7 @@ describe('GET /api/models', () => {
       return fetch(input, init);
     }) as typeof fetch;
     useEnv({ ...keys, OPENAI_BASE_URL: mock.baseUrl, OLLAMA_BASE_URL: 'off' }, fakeFetch);
-    const res = await modelsGET(new Request('http://app.test/api/models?refresh=1'));
+    const res = await modelsGET(new Request(`${APP}/api/models?refresh=1`));
     const text = await res.text();
     for (const k of Object.values(keys)) expect(text).not.toContain(k);
     const body = JSON.parse(text) as ModelsResponse;
@@ -511,11 +570,11 @@ describe('GET /api/models', () => {
 
   it('caches for a while; ?refresh=1 bypasses the cache', async () => {
     useEnv(mockEnv());
-    await modelsGET(new Request('http://app.test/api/models?refresh=1'));
+    await modelsGET(new Request(`${APP}/api/models?refresh=1`));
     const before = mock.requests.length;
-    await modelsGET(new Request('http://app.test/api/models'));
+    await modelsGET(new Request(`${APP}/api/models`));
     expect(mock.requests.length).toBe(before);
-    await modelsGET(new Request('http://app.test/api/models?refresh=1'));
+    await modelsGET(new Request(`${APP}/api/models?refresh=1`));
     expect(mock.requests.length).toBe(before + 1);
   });
 });

@@ -3,7 +3,7 @@ import type { Usage } from '@/lib/session/types';
 import { MB, readJsonBody } from './body';
 import { watchBodyBreaks } from './bodyBreaks';
 import { readServerConfig, type EnvLike, type ServerConfig } from './env';
-import { classifyProviderError, type ProviderErrorInfo } from './errors';
+import { classifyProviderError, jsonError, type ProviderErrorInfo } from './errors';
 import { resolveLanguageModel, type ClientCredentials } from './factory';
 import type { FetchLike } from './guardedFetch';
 import { contextToModelMessages } from './modelMessages';
@@ -24,15 +24,6 @@ export interface ServerDeps {
 
 export const CHAT_BODY_LIMIT = 32 * MB;
 export const SUMMARIZE_BODY_LIMIT = 8 * MB;
-
-/**
- * Non-stream failures (bad input, body too large, refused base URL): the
- * ProviderErrorInfo fields at the top level, plus `error` repeating the message
- * so a client that only looks for an error string finds one.
- */
-export function jsonError(status: number, info: ProviderErrorInfo): Response {
-  return Response.json({ ...info, error: info.message }, { status, headers: { 'cache-control': 'no-store' } });
-}
 
 function badRequest(message: string, status = 400): Response {
   return jsonError(status, { kind: 'invalid_request', status, message });
