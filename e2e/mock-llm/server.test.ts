@@ -215,6 +215,13 @@ describe('mock LLM', () => {
     expect(mock.requests[0]!.aborted).toBe(true);
   });
 
+  it('serves a blank page to act as another site, outside the request log', async () => {
+    const res = await fetch(`${mock.url}/__control/page`);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await res.text()).toContain('<title>Another site</title>');
+    expect(mock.requests).toHaveLength(0);
+  });
+
   it('can require an API key', async () => {
     const guarded = await startMockLlm({ apiKey: 'test-key' });
     try {

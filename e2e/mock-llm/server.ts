@@ -17,6 +17,8 @@ import { ERROR_PRESETS, overflowBody, type ErrorSpec, type PresetName } from './
  *   POST /__control/reset                                                 — clear script and log
  *   GET  /__control/requests                                              — every request body received
  *   GET  /__control/health
+ *   GET  /__control/page                                                  — a blank HTML page: another
+ *        origin (e.g. http://localhost:<port> next to the app on 127.0.0.1) for cross-site tests
  */
 
 export interface Step {
@@ -312,6 +314,10 @@ export async function startMockLlm(opts: MockLlmOptions = {}): Promise<MockLlm> 
     if (path.startsWith('/__control')) {
       if (path === '/__control/health') return sendJson(res, 200, { ok: true, queued: queue.length, requests: requests.length });
       if (path === '/__control/requests') return sendJson(res, 200, requests);
+      if (path === '/__control/page') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        return res.end('<!doctype html><html lang="en"><head><title>Another site</title></head><body><h1>Another site</h1></body></html>');
+      }
       if (path === '/__control/reset' && req.method === 'POST') {
         queue = [];
         requests.length = 0;
