@@ -441,7 +441,10 @@ describe('who may call the routes', () => {
   it('a text/plain body is refused even from a client that is no browser', async () => {
     useEnv(mockEnv());
     for (const type of ['text/plain', undefined]) {
-      const res = await chatPOST(new Request(`${APP}/api/chat`, { method: 'POST', headers: type ? { 'content-type': type } : {}, body: chatBody() }));
+      // Bytes, not a string: a string body would get a text/plain Content-Type of its own.
+      const request = new Request(`${APP}/api/chat`, { method: 'POST', headers: type ? { 'content-type': type } : {}, body: new TextEncoder().encode(chatBody()) });
+      expect(request.headers.get('content-type')).toBe(type ?? null);
+      const res = await chatPOST(request);
       expect(res.status).toBe(415);
       expect((await refusal(res)).message).toBe('Request body must be JSON, sent with Content-Type: application/json.');
     }
