@@ -32,14 +32,9 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
+// Prefetches are not skipped: a prefetched page (next/link, or the browser's
+// own <link rel=prefetch> / speculation rules) is the page that gets shown,
+// and a response without the policy would be a page without the second wall.
 export const config = {
-  matcher: [
-    {
-      source: '/((?!api|_next/static|_next/image|icon.svg|favicon.ico).*)',
-      missing: [
-        { type: 'header', key: 'next-router-prefetch' },
-        { type: 'header', key: 'purpose', value: 'prefetch' },
-      ],
-    },
-  ],
+  matcher: ['/((?!api|_next/static|_next/image|icon.svg|favicon.ico).*)'],
 };

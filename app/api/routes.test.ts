@@ -41,8 +41,11 @@ const mockEnv = (): EnvLike => ({
 
 const userItem = (text: string, id = 'u1'): ContextItem => ({ kind: 'message', entryId: id, message: { role: 'user', content: [{ type: 'text', text }] } });
 
+/** Where the app is reached in these tests: a name the request guard always accepts. */
+const APP = 'http://localhost:3000';
+
 function post(path: string, body: unknown, init: RequestInit = {}): Request {
-  return new Request(`http://app.test${path}`, {
+  return new Request(`${APP}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: typeof body === 'string' ? body : JSON.stringify(body),
@@ -54,6 +57,56 @@ async function stream(res: Response): Promise<ChatStreamResult & { raw?: string 
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toBe('text/event-stream');
   return readChatStream(res.body!);
+}
+
+/** The UI message stream's chunks, in order, from its SSE text. */
+function uiChunks(sse: string): { type: string; delta?: string; errorText?: string }[] {
+  return sse
+    .split('\n\n')
+    .filter((e) => e.startsWith('data: ') && e !== 'data: [DONE]')
+    .map((e) => JSON.parse(e.slice(6)) as { type: string });
+}
+
+/**
+ * Over TLS, or on a busy server, a reply's last bytes and the reset of its
+ * connection come out of one socket read, and fetch hands them over back to
+ * back: the last event, then the error on the very next read. Plain TCP on
+ * loopback always delivers them a turn of the event loop apart, so this fetch
+ * recreates the back-to-back case: it lets the real response arrive whole
+ * (events, then the reset), then passes it on one SSE event per read.
+ */
+function backToBack(base: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const res = await base(input, init);
+    if (!res.body) return res;
+    let text = '';
+    let failure: unknown;
+    const decoder = new TextDecoder();
+    const reader = res.body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+      }
+    } catch (e) {
+      failure = e;
+    }
+    const events = text.match(/[^]*?\n\n/g) ?? [];
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(c) {
+          const next = events.shift();
+          if (next !== undefined) c.enqueue(encoder.encode(next));
+          else if (failure) c.error(failure);
+          else c.close();
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
 }
 
 const lastRequest = (): RecordedRequest => mock.requests.at(-1)!;
@@ -133,6 +186,22 @@ describe('POST /api/chat', () => {
     expect(out.finished).toBe(false);
   });
 
+  it('a reset right behind the first chunk still streams that chunk’s text, then the error', async () => {
+    useEnv(mockEnv(), backToBack(fetch));
+    mock.script([{ reply: 'one two three', resetAfterChunks: 1, inlineRole: true }]);
+    const res = await chatPOST(post('/api/chat', { model: 'compat:mock-small', context: [userItem('hi')] }));
+    const chunks = uiChunks(await res.text());
+    const types = chunks.map((c) => c.type);
+    const delta = chunks.findIndex((c) => c.type === 'text-delta');
+    const error = types.indexOf('error');
+    expect(chunks[delta]).toMatchObject({ delta: 'one ' });
+    expect(error).toBeGreaterThan(delta);
+    expect(JSON.parse(chunks[error]!.errorText!)).toMatchObject({ kind: 'network', message: expect.stringMatching(/broke off before the reply was complete.*ECONNRESET/) });
+    // Not a finished reply: the client must keep the text as partial.
+    expect(types).not.toContain('finish');
+    expect(logs).toEqual(['[api/chat] compat:mock-small: network']);
+  });
+
   it('the "broken" preset behaves the same', async () => {
     useEnv(mockEnv());
     mock.script([{ preset: 'broken' }]);
@@ -200,7 +269,7 @@ describe('POST /api/chat', () => {
 
   it('413 when the body is over 32 MB, declared or streamed', async () => {
     useEnv(mockEnv());
-    const declared = await chatPOST(new Request('http://app.test/api/chat', { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(33 * 1024 * 1024) }, body: '{}' }));
+    const declared = await chatPOST(new Request(`${APP}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(33 * 1024 * 1024) }, body: '{}' }));
     expect(declared.status).toBe(413);
     const big = new Uint8Array(1024 * 1024).fill(0x20);
     let sent = 0;
@@ -210,7 +279,7 @@ describe('POST /api/chat', () => {
         else c.close();
       },
     });
-    const streamed = await chatPOST(new Request('http://app.test/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit));
+    const streamed = await chatPOST(new Request(`${APP}/api/chat`, { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit));
     expect(streamed.status).toBe(413);
     expect(((await streamed.json()) as { message: string }).message).toMatch(/32 MB/);
     // It stopped reading soon after the limit.
@@ -228,6 +297,20 @@ describe('POST /api/chat', () => {
     expect(lan.status).toBe(400);
     expect(((await lan.json()) as { message: string }).message).toMatch(/only loopback hosts/);
     expect(mock.requests).toHaveLength(0);
+  });
+
+  it('a browser-supplied base URL of localhost with trailing dots is refused: it would be a DNS lookup', async () => {
+    useEnv(mockEnv());
+    for (const host of ['localhost.', 'LOCALHOST.', 'localhost..']) {
+      const res = await chatPOST(post('/api/chat', { model: 'compat:mock-small', context: [userItem('hi')], client: { baseUrl: `http://${host}:${mock.port}/v1` } }));
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toMatch(/^Base URL refused: "localhost\.+" is looked up in DNS/);
+    }
+    expect(mock.requests).toHaveLength(0);
+    // Plain localhost works, and reaches the mock by its address, not through a resolver.
+    const ok = await stream(await chatPOST(post('/api/chat', { model: 'compat:mock-small', context: [userItem('hi')], client: { baseUrl: `http://localhost:${mock.port}/v1` } })));
+    expect(ok.text).toBe('Echo: hi');
+    expect(mock.requests.map((r) => r.host)).toEqual([`127.0.0.1:${mock.port}`]);
   });
 
   it('a browser-supplied loopback base URL and key work, and the server key never travels to it', async () => {
@@ -337,10 +420,69 @@ describe('POST /api/summarize', () => {
   });
 });
 
+describe('who may call the routes', () => {
+  const chatBody = () => JSON.stringify({ model: 'compat:mock-small', context: [userItem('hi')] });
+  const refusal = async (res: Response) => {
+    const json = (await res.json()) as { kind: string; status: number; message: string; error: string };
+    expect(json.error).toBe(json.message);
+    return json;
+  };
+
+  it('a page on another site posting text/plain (no-cors, no preflight) is refused before any model call', async () => {
+    useEnv(mockEnv());
+    const res = await chatPOST(post('/api/chat', chatBody(), { headers: { 'content-type': 'text/plain;charset=UTF-8', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' } }));
+    expect(res.status).toBe(403);
+    expect(await refusal(res)).toMatchObject({ kind: 'forbidden', status: 403, message: expect.stringContaining('https://evil.example') });
+    const sum = await summarizePOST(post('/api/summarize', { system: 'Summarise.', prompt: 'x' }, { headers: { 'content-type': 'application/json', origin: 'null' } }));
+    expect(sum.status).toBe(403);
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it('a text/plain body is refused even from a client that is no browser', async () => {
+    useEnv(mockEnv());
+    for (const type of ['text/plain', undefined]) {
+      // Bytes, not a string: a string body would get a text/plain Content-Type of its own.
+      const request = new Request(`${APP}/api/chat`, { method: 'POST', headers: type ? { 'content-type': type } : {}, body: new TextEncoder().encode(chatBody()) });
+      expect(request.headers.get('content-type')).toBe(type ?? null);
+      const res = await chatPOST(request);
+      expect(res.status).toBe(415);
+      expect((await refusal(res)).message).toBe('Request body must be JSON, sent with Content-Type: application/json.');
+    }
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it('a rebound name in the Host header is refused on every route, reads included', async () => {
+    useEnv(mockEnv());
+    const host = { host: 'evil.example:3000' };
+    const chat = await chatPOST(post('/api/chat', chatBody(), { headers: { 'content-type': 'application/json', ...host } }));
+    const sum = await summarizePOST(post('/api/summarize', { system: 'Summarise.', prompt: 'x' }, { headers: { 'content-type': 'application/json', ...host } }));
+    const models = await modelsGET(new Request(`${APP}/api/models?refresh=1`, { headers: host }));
+    for (const res of [chat, sum, models]) {
+      expect(res.status).toBe(403);
+      expect((await refusal(res)).message).toBe('This server does not answer to the name "evil.example". If that is its name, add it to ALLOWED_HOSTS on the server.');
+    }
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it('the app’s own page works on a literal address, [::1], and a name listed in ALLOWED_HOSTS', async () => {
+    useEnv({ ...mockEnv(), ALLOWED_HOSTS: 'chat.example.com' });
+    for (const [host, origin] of [
+      ['127.0.0.1:3000', 'http://127.0.0.1:3000'],
+      ['[::1]:3000', 'http://[::1]:3000'],
+      ['chat.example.com', 'https://chat.example.com'],
+    ]) {
+      const res = await chatPOST(post('/api/chat', chatBody(), { headers: { 'content-type': 'application/json', host: host!, origin: origin!, 'sec-fetch-site': 'same-origin' } }));
+      expect((await stream(res)).text).toBe('Echo: hi');
+    }
+    const models = await modelsGET(new Request(`${APP}/api/models`, { headers: { host: 'chat.example.com' } }));
+    expect(models.status).toBe(200);
+  });
+});
+
 describe('GET /api/models', () => {
   it('lists the mock server’s models with the windows it reports, plus overrides', async () => {
     useEnv({ ...mockEnv(), MODEL_CONTEXT_WINDOWS: 'compat:mock-large=100000', DEFAULT_MODEL: 'compat:mock-small' });
-    const res = await modelsGET(new Request('http://app.test/api/models?refresh=1'));
+    const res = await modelsGET(new Request(`${APP}/api/models?refresh=1`));
     expect(res.status).toBe(200);
     const body = (await res.json()) as ModelsResponse;
     expect(body.models).toEqual([
@@ -356,7 +498,7 @@ describe('GET /api/models', () => {
   it('with nothing configured: 200 quickly, no models, every provider not configured', async () => {
     const started = Date.now();
     useEnv({});
-    const res = await modelsGET(new Request('http://app.test/api/models?refresh=1'));
+    const res = await modelsGET(new Request(`${APP}/api/models?refresh=1`));
     const body = (await res.json()) as ModelsResponse;
     expect(res.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(1500);
@@ -381,7 +523,7 @@ describe('GET /api/models', () => {
     try {
       useEnv({ OLLAMA_BASE_URL: `http://127.0.0.1:${port}` });
       const started = Date.now();
-      const body = (await (await modelsGET(new Request('http://app.test/api/models?refresh=1'))).json()) as ModelsResponse;
+      const body = (await (await modelsGET(new Request(`${APP}/api/models?refresh=1`))).json()) as ModelsResponse;
       expect(Date.now() - started).toBeLessThan(1500);
       expect(body.providers.find((p) => p.id === 'ollama')).toMatchObject({ configured: true, reachable: false });
       expect(body.providers.find((p) => p.id === 'ollama')!.error).toMatch(/did not answer within 400 ms/);
@@ -406,7 +548,7 @@ describe('GET /api/models', () => {
       return fetch(input, init);
     }) as typeof fetch;
     useEnv({ ...keys, OPENAI_BASE_URL: mock.baseUrl, OLLAMA_BASE_URL: 'off' }, fakeFetch);
-    const res = await modelsGET(new Request('http://app.test/api/models?refresh=1'));
+    const res = await modelsGET(new Request(`${APP}/api/models?refresh=1`));
     const text = await res.text();
     for (const k of Object.values(keys)) expect(text).not.toContain(k);
     const body = JSON.parse(text) as ModelsResponse;
@@ -431,11 +573,11 @@ describe('GET /api/models', () => {
 
   it('caches for a while; ?refresh=1 bypasses the cache', async () => {
     useEnv(mockEnv());
-    await modelsGET(new Request('http://app.test/api/models?refresh=1'));
+    await modelsGET(new Request(`${APP}/api/models?refresh=1`));
     const before = mock.requests.length;
-    await modelsGET(new Request('http://app.test/api/models'));
+    await modelsGET(new Request(`${APP}/api/models`));
     expect(mock.requests.length).toBe(before);
-    await modelsGET(new Request('http://app.test/api/models?refresh=1'));
+    await modelsGET(new Request(`${APP}/api/models?refresh=1`));
     expect(mock.requests.length).toBe(before + 1);
   });
 });

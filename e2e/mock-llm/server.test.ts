@@ -152,6 +152,50 @@ describe('mock LLM', () => {
     expect(events).not.toContain('[DONE]');
   });
 
+  it('a break right after the first chunk, with no delay, still delivers that chunk', async () => {
+    // Node holds a response's first writes back for a tick; destroying the socket at once used to drop them unsent.
+    mock.script([{ reply: 'one two three', breakAfterChunks: 1, chunkDelayMs: 0 }]);
+    const res = await chat({ stream: true, messages: [user('x')] });
+    const { events, broke } = await sse(res);
+    expect(broke).toBe(true);
+    const text = events.map((e) => (JSON.parse(e) as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? '').join('');
+    expect(text).toBe('one ');
+  });
+
+  it('sends chunks then resets the connection at once, the chunks arriving before the reset', async () => {
+    mock.script([{ reply: 'one two three', resetAfterChunks: 1 }]);
+    const res = await chat({ stream: true, messages: [user('x')] });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let received = '';
+    let failure: unknown;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        received += decoder.decode(value, { stream: true });
+      }
+    } catch (e) {
+      failure = e;
+    }
+    const contents = received
+      .split('\n\n')
+      .filter((b) => b.startsWith('data: '))
+      .map((b) => (JSON.parse(b.slice(6)) as { choices: { delta: { content?: string } }[] }).choices[0]?.delta.content ?? '');
+    expect(contents.join('')).toBe('one ');
+    // A reset (RST), not an orderly close: the reader fails with ECONNRESET.
+    expect((failure as { cause?: { code?: string } }).cause?.code).toBe('ECONNRESET');
+  });
+
+  it('can carry the role in the first content chunk, as Ollama does', async () => {
+    mock.script([{ reply: 'one two', inlineRole: true }]);
+    const { events } = await sse(await chat({ stream: true, messages: [user('x')] }));
+    const deltas = events.filter((e) => e !== '[DONE]').map((e) => (JSON.parse(e) as { choices: { delta: Record<string, unknown> }[] }).choices[0]?.delta);
+    expect(deltas[0]).toEqual({ role: 'assistant', content: 'one ' });
+    expect(deltas.filter((d) => d?.content === '')).toEqual([]);
+  });
+
   it('rejects prompts above the model window with OpenAI’s overflow error', async () => {
     const res = await chat({ model: 'mock-summarizer', messages: [user('word '.repeat(4000))] });
     expect(res.status).toBe(400);
@@ -169,6 +213,13 @@ describe('mock LLM', () => {
     await expect(pending).rejects.toThrow();
     await new Promise((r) => setTimeout(r, 50));
     expect(mock.requests[0]!.aborted).toBe(true);
+  });
+
+  it('serves a blank page to act as another site, outside the request log', async () => {
+    const res = await fetch(`${mock.url}/__control/page`);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await res.text()).toContain('<title>Another site</title>');
+    expect(mock.requests).toHaveLength(0);
   });
 
   it('can require an API key', async () => {

@@ -17,6 +17,8 @@ import { ERROR_PRESETS, overflowBody, type ErrorSpec, type PresetName } from './
  *   POST /__control/reset                                                 — clear script and log
  *   GET  /__control/requests                                              — every request body received
  *   GET  /__control/health
+ *   GET  /__control/page                                                  — a blank HTML page: another
+ *        origin (e.g. http://localhost:<port> next to the app on 127.0.0.1) for cross-site tests
  */
 
 export interface Step {
@@ -31,8 +33,15 @@ export interface Step {
   usage?: { prompt_tokens: number; completion_tokens: number };
   error?: { status: number; body: unknown; headers?: Record<string, string> };
   preset?: PresetName;
-  /** Send this many content chunks, then destroy the socket. */
+  /** Send this many content chunks, then close the socket without finishing the reply. */
   breakAfterChunks?: number;
+  /**
+   * Send this many content chunks back to back, then reset the connection
+   * (TCP RST) at once: a provider or proxy dying right after its first words.
+   */
+  resetAfterChunks?: number;
+  /** Carry the role in the first content chunk instead of an empty chunk of its own, as Ollama and many proxies do. */
+  inlineRole?: boolean;
   /** Accept the request and never answer (until the client gives up). */
   hang?: boolean;
   /** Finish reason of the last chunk; "length" simulates a cut-off reply. */
@@ -57,6 +66,8 @@ export interface RecordedRequest {
   body: unknown;
   /** Whether an Authorization header was present (its value is never recorded). */
   authorized: boolean;
+  /** The Host header: which name or address the client connected by. */
+  host?: string;
   kind: 'chat' | 'summarizer' | 'other';
   /** Set when the client went away before the reply finished. */
   aborted?: boolean;
@@ -260,20 +271,27 @@ export async function startMockLlm(opts: MockLlmOptions = {}): Promise<MockLlm> 
       closed = true;
       if (!res.writableFinished) record.aborted = true;
     });
-    const send = (obj: unknown) => res.write(`data: ${JSON.stringify(obj)}\n\n`);
+    // Resolves once the bytes are handed to the kernel: Node holds the first writes of a response
+    // back (corked) for a tick, and a socket destroyed before that would take them along unsent.
+    const send = (obj: unknown) => new Promise<void>((resolve) => res.write(`data: ${JSON.stringify(obj)}\n\n`, () => resolve()));
     const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
       send({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finishReason }] });
 
-    chunk({ role: 'assistant', content: '' });
-    const delay = step.chunkDelayMs ?? defaultChunkDelay;
+    let written = step.inlineRole ? Promise.resolve() : chunk({ role: 'assistant', content: '' });
+    const reset = step.resetAfterChunks;
+    const cutAt = reset ?? breakAfter;
+    const delay = reset !== undefined ? 0 : (step.chunkDelayMs ?? defaultChunkDelay);
     for (let i = 0; i < chunks.length; i++) {
       if (closed) return;
-      if (breakAfter !== undefined && i >= breakAfter) {
-        res.socket?.destroy();
+      if (cutAt !== undefined && i >= cutAt) {
+        // What was sent must arrive: the break is the only thing under test.
+        await written;
+        if (reset !== undefined) res.socket?.resetAndDestroy();
+        else res.socket?.destroy();
         return;
       }
-      chunk({ content: chunks[i] });
-      await sleep(delay);
+      written = chunk(step.inlineRole ? { role: 'assistant', content: chunks[i] } : { content: chunks[i] });
+      if (delay > 0) await sleep(delay);
     }
     if (closed) return;
     chunk({}, finish);
@@ -296,6 +314,10 @@ export async function startMockLlm(opts: MockLlmOptions = {}): Promise<MockLlm> 
     if (path.startsWith('/__control')) {
       if (path === '/__control/health') return sendJson(res, 200, { ok: true, queued: queue.length, requests: requests.length });
       if (path === '/__control/requests') return sendJson(res, 200, requests);
+      if (path === '/__control/page') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        return res.end('<!doctype html><html lang="en"><head><title>Another site</title></head><body><h1>Another site</h1></body></html>');
+      }
       if (path === '/__control/reset' && req.method === 'POST') {
         queue = [];
         requests.length = 0;
@@ -312,7 +334,7 @@ export async function startMockLlm(opts: MockLlmOptions = {}): Promise<MockLlm> 
       return sendJson(res, 404, { error: `no control endpoint ${req.method} ${path}` });
     }
 
-    const record: RecordedRequest = { method: req.method ?? 'GET', path, body, authorized: !!req.headers.authorization, kind: 'other' };
+    const record: RecordedRequest = { method: req.method ?? 'GET', path, body, authorized: !!req.headers.authorization, host: req.headers.host, kind: 'other' };
     requests.push(record);
 
     if (req.method === 'GET' && (path === '/v1/models' || path === '/models')) {

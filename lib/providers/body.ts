@@ -6,6 +6,16 @@
 
 export const MB = 1024 * 1024;
 
+export const JSON_REQUIRED = 'Request body must be JSON, sent with Content-Type: application/json.';
+
+/**
+ * JSON bodies must say so. text/plain (what a form or a no-cors fetch from
+ * another site can send without a CORS preflight) is not accepted as JSON.
+ */
+export function isJsonContentType(value: string | null): boolean {
+  return /^application\/json\s*(?:;|$)/i.test(value ?? '');
+}
+
 export type BodyResult = { ok: true; value: unknown } | { ok: false; status: 400 | 413 | 415; message: string };
 
 export async function readJsonBody(request: Request, maxBytes: number): Promise<BodyResult> {
@@ -13,9 +23,8 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   const declared = request.headers.get('content-length');
   if (declared && Number(declared) > maxBytes) return tooLarge;
 
-  const type = request.headers.get('content-type');
-  if (type && !/^application\/json\b/i.test(type) && !/^text\/plain\b/i.test(type)) {
-    return { ok: false, status: 415, message: 'Request body must be JSON (Content-Type: application/json).' };
+  if (!isJsonContentType(request.headers.get('content-type'))) {
+    return { ok: false, status: 415, message: JSON_REQUIRED };
   }
 
   if (!request.body) return { ok: false, status: 400, message: 'Request body is empty; expected JSON.' };

@@ -5,7 +5,7 @@ import { matchOverflow } from './overflow';
  * a UI-stream error chunk (JSON) or as the body of a 4xx response, so the
  * client can show a plain message and, for `context_overflow`, compact and retry.
  */
-export type ProviderErrorKind = 'auth' | 'rate_limit' | 'context_overflow' | 'invalid_request' | 'server' | 'network' | 'aborted' | 'unknown';
+export type ProviderErrorKind = 'auth' | 'rate_limit' | 'context_overflow' | 'invalid_request' | 'server' | 'network' | 'aborted' | 'forbidden' | 'unknown';
 
 export interface ProviderErrorInfo {
   kind: ProviderErrorKind;
@@ -18,7 +18,18 @@ export interface ProviderErrorInfo {
   detail?: string;
 }
 
-export const PROVIDER_ERROR_KINDS: readonly ProviderErrorKind[] = ['auth', 'rate_limit', 'context_overflow', 'invalid_request', 'server', 'network', 'aborted', 'unknown'];
+/** `forbidden`: the app's own routes refused the request (a cross-site caller, a host name not allowed); see lib/http/requestGuard.ts. */
+export const PROVIDER_ERROR_KINDS: readonly ProviderErrorKind[] = ['auth', 'rate_limit', 'context_overflow', 'invalid_request', 'server', 'network', 'aborted', 'forbidden', 'unknown'];
+
+/**
+ * Non-stream failures of the routes (bad input, body too large, refused base
+ * URL, refused caller): the ProviderErrorInfo fields at the top level, plus
+ * `error` repeating the message so a client that only looks for an error
+ * string finds one.
+ */
+export function jsonError(status: number, info: ProviderErrorInfo): Response {
+  return Response.json({ ...info, error: info.message }, { status, headers: { 'cache-control': 'no-store' } });
+}
 
 interface ErrorLike {
   name?: unknown;

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readServerConfig } from './env';
 import { compatWindow, createModelsCache, listModels, OLLAMA_DEFAULT_NUM_CTX, type ModelsResponse } from './listing';
+import { MAX_MODEL_ID_LENGTH } from './modelId';
+import { chatRequestSchema } from './requests';
 
 describe('compatWindow: the window fields OpenAI-compatible servers report', () => {
   it('OpenRouter: the serving provider’s limit wins over the model’s', () => {
@@ -79,5 +81,24 @@ describe('Ollama listing against a fake Ollama server', () => {
     expect(loads).toBe(2);
     await cache.get(config, load, true);
     expect(loads).toBe(3);
+  });
+});
+
+describe('model ids the routes could not accept', () => {
+  it('are left out of the listing, with a warning, by the same limit the chat request applies', async () => {
+    const prefix = 'compat:';
+    const longest = 'm'.repeat(MAX_MODEL_ID_LENGTH - prefix.length);
+    const tooLong = `${longest}x`;
+    const served = async (input: RequestInfo | URL) => {
+      expect(String(input)).toBe('http://127.0.0.1:4010/v1/models');
+      return Response.json({ object: 'list', data: [{ id: 'short' }, { id: longest }, { id: tooLong }] });
+    };
+    const res = await listModels(readServerConfig({ OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:4010/v1', OPENAI_COMPATIBLE_NAME: 'Gateway', OLLAMA_BASE_URL: 'off' }), served);
+    expect(res.models.map((m) => m.name)).toEqual([longest, 'short']);
+    expect(res.warnings).toEqual([`Gateway lists 1 model with an id longer than ${MAX_MODEL_ID_LENGTH} characters; left out, the chat routes accept no longer ids.`]);
+    // Every listed id is one /api/chat takes; the one left out is one it refuses.
+    const request = (model: string) => chatRequestSchema.safeParse({ model, context: [{ kind: 'message', entryId: 'u', message: { role: 'user', content: [{ type: 'text', text: 'hi' }] } }] });
+    for (const m of res.models) expect(request(m.id).success).toBe(true);
+    expect(request(`${prefix}${tooLong}`).success).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import { resolveContextWindow, type ContextWindowSource } from './contextWindow'
 import { PROVIDER_LABELS, isConfigured, type ServerConfig } from './env';
 import { classifyProviderError, scrubSecrets } from './errors';
 import { createGuardedFetch, type FetchLike } from './guardedFetch';
-import { PROVIDER_IDS, formatModelId, type ProviderId } from './modelId';
+import { MAX_MODEL_ID_LENGTH, PROVIDER_IDS, formatModelId, type ProviderId } from './modelId';
 
 /**
  * GET /api/models: which providers are set up, which models they actually
@@ -220,16 +220,23 @@ export async function listModels(config: ServerConfig, baseFetch: FetchLike, tim
 
   const models: ModelInfo[] = [];
   const seen = new Set<string>();
+  const warnings = [...config.warnings];
   for (const { status, listed } of results) {
+    let unusable = 0;
     // The operator's explicit list for a compatible server is added even when the server lists others.
     const extra: Listed[] = status.id === 'compat' && status.reachable ? (config.compat?.models ?? []).map((name) => ({ name })) : [];
     for (const l of [...listed, ...extra].sort((a, b) => a.name.localeCompare(b.name))) {
       const ref = { provider: status.id, model: l.name };
       const id = formatModelId(ref);
+      if (id.length > MAX_MODEL_ID_LENGTH) {
+        unusable++;
+        continue;
+      }
       if (seen.has(id)) continue;
       seen.add(id);
       models.push({ id, provider: status.id, name: l.label ?? l.name, ...resolveContextWindow(ref, l, config.contextOverrides) });
     }
+    if (unusable) warnings.push(`${status.label} lists ${unusable} model${unusable > 1 ? 's' : ''} with an id longer than ${MAX_MODEL_ID_LENGTH} characters; left out, the chat routes accept no longer ids.`);
   }
 
   const defaultModel = config.defaultModel ? formatModelId(config.defaultModel) : models[0]?.id;
@@ -239,7 +246,7 @@ export async function listModels(config: ServerConfig, baseFetch: FetchLike, tim
     models,
     ...(defaultModel ? { defaultModel } : {}),
     ...(summarizerModel ? { summarizerModel } : {}),
-    ...(config.warnings.length ? { warnings: config.warnings } : {}),
+    ...(warnings.length ? { warnings } : {}),
   };
 }
 

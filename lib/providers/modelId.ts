@@ -6,6 +6,9 @@
  */
 
 export const PROVIDER_IDS = ['openai', 'anthropic', 'google', 'compat', 'ollama'] as const;
+
+/** The longest qualified id the model routes accept; listings leave out what could not be used. */
+export const MAX_MODEL_ID_LENGTH = 300;
 export type ProviderId = (typeof PROVIDER_IDS)[number];
 
 export interface ModelRef {

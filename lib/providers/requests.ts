@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { chatMessageSchema, usageSchema } from '@/lib/session/schema';
 import type { Usage } from '@/lib/session/types';
+import { MAX_MODEL_ID_LENGTH } from './modelId';
 
 /**
  * Bodies of POST /api/chat and POST /api/summarize, and the metadata the
@@ -24,7 +25,7 @@ const contextItemSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('branchSummary'), entryId: z.string(), summary: z.string(), fromId: z.string() }),
 ]);
 
-const modelIdSchema = z.string().trim().min(1).max(300);
+const modelIdSchema = z.string().trim().min(1).max(MAX_MODEL_ID_LENGTH);
 
 export const chatRequestSchema = z
   .object({

@@ -1,8 +1,9 @@
-import { createUIMessageStream, createUIMessageStreamResponse, streamText, toUIMessageStream, type LanguageModelUsage, type ModelMessage, type ToolSet, type UIMessage } from 'ai';
+import { createUIMessageStream, createUIMessageStreamResponse, streamText, toUIMessageStream, type LanguageModelUsage, type ModelMessage, type InferUIMessageChunk, type ToolSet, type UIMessage } from 'ai';
 import type { Usage } from '@/lib/session/types';
 import { MB, readJsonBody } from './body';
+import { watchBodyBreaks } from './bodyBreaks';
 import { readServerConfig, type EnvLike, type ServerConfig } from './env';
-import { classifyProviderError, type ProviderErrorInfo } from './errors';
+import { classifyProviderError, jsonError, type ProviderErrorInfo } from './errors';
 import { resolveLanguageModel, type ClientCredentials } from './factory';
 import type { FetchLike } from './guardedFetch';
 import { contextToModelMessages } from './modelMessages';
@@ -23,15 +24,6 @@ export interface ServerDeps {
 
 export const CHAT_BODY_LIMIT = 32 * MB;
 export const SUMMARIZE_BODY_LIMIT = 8 * MB;
-
-/**
- * Non-stream failures (bad input, body too large, refused base URL): the
- * ProviderErrorInfo fields at the top level, plus `error` repeating the message
- * so a client that only looks for an error string finds one.
- */
-export function jsonError(status: number, info: ProviderErrorInfo): Response {
-  return Response.json({ ...info, error: info.message }, { status, headers: { 'cache-control': 'no-store' } });
-}
 
 function badRequest(message: string, status = 400): Response {
   return jsonError(status, { kind: 'invalid_request', status, message });
@@ -76,9 +68,12 @@ interface RunOptions {
   temperature?: number;
 }
 
+type Chunk = InferUIMessageChunk<UIMessage<StreamMetadata>>;
+
 function runModel(o: RunOptions): Response {
   const modelId = formatModelId(o.ref);
-  const resolved = resolveLanguageModel(o.ref, o.config, o.client, o.deps.fetch);
+  const breaks = watchBodyBreaks(o.deps.fetch);
+  const resolved = resolveLanguageModel(o.ref, o.config, o.client, breaks.fetch);
   if (!resolved.ok) {
     if (resolved.reason === 'base_url_refused') return badRequest(resolved.message);
     const missingKey = /API key/i.test(resolved.message);
@@ -101,14 +96,28 @@ function runModel(o: RunOptions): Response {
   });
 
   const onError = (error: unknown) => {
-    const info = classify(error);
+    // After a break, what the provider code says about the cut stream ("ended
+    // without a finish reason") is a consequence; the break is the cause.
+    const broke = breaks.broken();
+    const info = classify(broke ? { statusCode: broke.status, cause: broke.error } : error);
     o.deps.log?.(`[${o.route}] ${modelId}: ${info.kind}${info.status ? ` ${info.status}` : ''}`);
     return JSON.stringify(info);
   };
 
-  // The outer stream exists for one reason: when the provider's response body
-  // breaks off (socket closed mid-reply) the model stream errors instead of
-  // emitting an error part, and the writer turns that into an error chunk too.
+  // A reply body that broke off ends the model stream like a normal end (see
+  // bodyBreaks.ts), so the text before the break gets through. That end must
+  // not read as a finished reply: its finish becomes the break's error, unless
+  // the provider code already reported the cut stream as one.
+  let errorSent = false;
+  const finishOrBreak = new TransformStream<Chunk, Chunk>({
+    transform(part, controller) {
+      if (part.type === 'error') errorSent = true;
+      if (part.type !== 'finish' || !breaks.broken()) controller.enqueue(part);
+      else if (!errorSent) controller.enqueue({ type: 'error', errorText: onError(undefined) });
+    },
+  });
+
+  // The outer stream turns any other failure of the model stream into an error chunk too.
   const stream = createUIMessageStream<UIMessage<StreamMetadata>>({
     execute({ writer }) {
       writer.merge(
@@ -129,7 +138,7 @@ function runModel(o: RunOptions): Response {
             return undefined;
           },
           onError,
-        }),
+        }).pipeThrough(finishOrBreak),
       );
     },
     onError,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { guardRequest } from '@/lib/http/requestGuard';
 import { parseErrorResponse, readChatStream } from './uiStream';
 
 /** An SSE body from chunk objects, optionally breaking off with a network error after the last one. */
@@ -94,5 +95,14 @@ describe('parseErrorResponse', () => {
     expect(parseErrorResponse(400, '{"error":{"kind":"invalid_request","message":"Nested"}}')).toEqual({ kind: 'invalid_request', status: 400, message: 'Nested' });
     expect(parseErrorResponse(502, '<html>Bad gateway</html>')).toEqual({ kind: 'server', status: 502, message: '<html>Bad gateway</html>' });
     expect(parseErrorResponse(413, '')).toEqual({ kind: 'invalid_request', status: 413, message: 'HTTP 413' });
+  });
+
+  it('reads a refusal of the request guard as forbidden, with its plain message', async () => {
+    const refused = guardRequest(new Request('http://chat.example.com/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }), 'json-post', {});
+    expect(parseErrorResponse(refused!.status, await refused!.text())).toEqual({
+      kind: 'forbidden',
+      status: 403,
+      message: 'This server does not answer to the name "chat.example.com". If that is its name, add it to ALLOWED_HOSTS on the server.',
+    });
   });
 });

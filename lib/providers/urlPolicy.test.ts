@@ -49,7 +49,7 @@ describe('URL policy: never-allowed destinations', () => {
 });
 
 describe('URL policy: loopback (default)', () => {
-  it.each(['http://localhost:11434', 'http://localhost.:1234/v1', 'http://127.0.0.1:8080/v1', 'http://127.1.2.3/', 'http://[::1]:8000/v1', 'http://[::ffff:127.0.0.1]:4010/v1', 'http://2130706433:4010/v1', 'https://localhost/v1'])(
+  it.each(['http://localhost:11434', 'http://127.0.0.1:8080/v1', 'http://127.0.0.1.:8080/v1', 'http://127.1.2.3/', 'http://[::1]:8000/v1', 'http://[::ffff:127.0.0.1]:4010/v1', 'http://2130706433:4010/v1', 'https://localhost/v1'])(
     '%s is allowed',
     (url) => {
       const r = checkClientBaseUrl(url, loopback);
@@ -72,6 +72,18 @@ describe('URL policy: loopback (default)', () => {
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.reason).toMatch(/loopback|never|allowed/);
   });
+
+  it.each(['http://localhost.:1234/v1', 'http://LOCALHOST.:1234/v1', 'http://localhost..:1234/v1', 'https://localhost./v1'])(
+    '%s (a name the resolver may send to DNS) is refused under every policy, from the environment too',
+    (url) => {
+      for (const policy of [loopback, parseBaseUrlPolicy('loopback,gpu-box.lan'), parseBaseUrlPolicy('localhost')]) {
+        const r = checkClientBaseUrl(url, policy);
+        expect(r.ok).toBe(false);
+        if (!r.ok) expect(r.reason).toMatch(/^"localhost\.+" is looked up in DNS, unlike localhost; write localhost or 127\.0\.0\.1$/);
+      }
+      expect(checkServerBaseUrl(url).ok).toBe(false);
+    },
+  );
 
   it('refuses credentials in the URL and malformed URLs', () => {
     const r = checkClientBaseUrl('http://user:pass@127.0.0.1/v1', loopback);
@@ -132,6 +144,49 @@ describe('guarded fetch', () => {
     expect(calls).toHaveLength(0);
     await f('http://127.0.0.1:4010/v1/chat/completions');
     expect(calls).toEqual([{ url: 'http://127.0.0.1:4010/v1/chat/completions', redirect: 'manual' }]);
+  });
+
+  it('localhost is sent to 127.0.0.1, never to a resolver, under either trust', async () => {
+    for (const f of [createGuardedFetch(base, { trust: 'client', policy: loopback }), createGuardedFetch(base, { trust: 'server' })]) {
+      calls.length = 0;
+      await f('http://localhost:11434/v1/chat/completions', { method: 'POST', body: '{}' });
+      await f(new URL('https://LOCALHOST/v1/models'));
+      expect(calls).toEqual([
+        { url: 'http://127.0.0.1:11434/v1/chat/completions', redirect: 'manual' },
+        { url: 'https://127.0.0.1/v1/models', redirect: 'manual' },
+      ]);
+    }
+  });
+
+  it('localhost goes to ::1 when nothing listens on 127.0.0.1, and only then', async () => {
+    const tried: string[] = [];
+    const failing = (code: string) => async (input: RequestInfo | URL) => {
+      tried.push(String(input));
+      if (String(input).includes('127.0.0.1')) throw new TypeError('fetch failed', { cause: Object.assign(new Error(`connect ${code}`), { code }) });
+      return new Response('ok');
+    };
+    const refused = createGuardedFetch(failing('ECONNREFUSED'), { trust: 'client', policy: loopback });
+    expect(await (await refused('http://localhost:8080/v1/models')).text()).toBe('ok');
+    expect(tried).toEqual(['http://127.0.0.1:8080/v1/models', 'http://[::1]:8080/v1/models']);
+    tried.length = 0;
+    // A reset may come after the request was sent: not repeated.
+    const reset = createGuardedFetch(failing('ECONNRESET'), { trust: 'client', policy: loopback });
+    await expect(reset('http://localhost:8080/v1/models')).rejects.toThrow('fetch failed');
+    expect(tried).toEqual(['http://127.0.0.1:8080/v1/models']);
+    tried.length = 0;
+    // A streamed body cannot be sent twice.
+    await expect(refused('http://localhost:8080/v1/x', { method: 'POST', body: new ReadableStream(), duplex: 'half' } as RequestInit)).rejects.toThrow('fetch failed');
+    expect(tried).toEqual(['http://127.0.0.1:8080/v1/x']);
+  });
+
+  it('localhost. and friends are refused before any connection, under either trust', async () => {
+    calls.length = 0;
+    for (const f of [createGuardedFetch(base, { trust: 'client', policy: loopback }), createGuardedFetch(base, { trust: 'server' })]) {
+      for (const url of ['http://localhost.:11434/v1/models', 'http://LOCALHOST.:11434/', 'http://localhost..:11434/']) {
+        await expect(f(url)).rejects.toThrow(/looked up in DNS/);
+      }
+    }
+    expect(calls).toHaveLength(0);
   });
 
   it('server trust: any host but the never-allowed ones, redirects not followed', async () => {

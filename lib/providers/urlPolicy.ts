@@ -23,7 +23,11 @@
  * and IPv4-mapped IPv6 ("[::ffff:169.254.169.254]") is unwrapped to its IPv4.
  * Host names are not resolved: the loopback policy admits no names other than
  * "localhost", so DNS cannot smuggle a private address past it, and hosts on an
- * explicit list are trusted by whoever wrote the list.
+ * explicit list are trusted by whoever wrote the list. "localhost" itself never
+ * reaches a resolver either (guardedFetch sends it to 127.0.0.1 or ::1), and
+ * its spellings with trailing dots ("localhost.", "localhost..") are refused
+ * everywhere: those are fully qualified names that the system resolver may
+ * pass on to DNS, which can answer with any address it likes.
  */
 
 export type BaseUrlPolicy =
@@ -126,6 +130,7 @@ function isLoopbackHost(h: string): boolean {
 
 /** Destinations refused under every policy; returns why, or null. */
 export function forbiddenReason(hostname: string): string | null {
+  if (/^localhost\.+$/i.test(hostname)) return `"${hostname.toLowerCase()}" is looked up in DNS, unlike localhost; write localhost or 127.0.0.1`;
   const h = normaliseHost(hostname);
   if (METADATA_HOSTS.has(h) || h.endsWith('.metadata.google.internal')) return 'cloud metadata endpoints are never allowed';
   const v4 = parseIpv4(h);

@@ -1,3 +1,4 @@
+import { guardRequest } from '@/lib/http/requestGuard';
 import { handleChat } from '@/lib/providers/streamHandlers';
 import { serverDeps } from '../_lib/serverDeps';
 
@@ -6,5 +7,6 @@ export const maxDuration = 300;
 
 /** POST /api/chat: stream one assistant reply for the given context (see docs/providers.md). */
 export async function POST(request: Request): Promise<Response> {
-  return handleChat(request, serverDeps());
+  const deps = serverDeps();
+  return guardRequest(request, 'json-post', deps.env) ?? handleChat(request, deps);
 }

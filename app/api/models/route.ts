@@ -1,3 +1,4 @@
+import { guardRequest } from '@/lib/http/requestGuard';
 import { readServerConfig } from '@/lib/providers/env';
 import { createModelsCache, listModels } from '@/lib/providers/listing';
 import { serverDeps } from '../_lib/serverDeps';
@@ -7,6 +8,8 @@ const cache = createModelsCache();
 /** GET /api/models[?refresh=1]: configured providers and the models they offer (see docs/providers.md). */
 export async function GET(request: Request): Promise<Response> {
   const deps = serverDeps();
+  const refused = guardRequest(request, 'get', deps.env);
+  if (refused) return refused;
   const config = readServerConfig(deps.env);
   const refresh = new URL(request.url).searchParams.has('refresh');
   const body = await cache.get(config, () => listModels(config, deps.fetch), refresh);
