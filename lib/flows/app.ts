@@ -43,9 +43,27 @@ export class SessionFlows implements SessionHandle {
     this.latest = env;
   };
 
-  send = (text: string, attachments: UserContent[] = []) => send(this, text, attachments);
-  editAndResend = (entry: SessionEntry, text: string) => editAndResend(this, entry, text);
-  regenerateReply = (entry: SessionEntry) => regenerateReply(this, entry);
+  /** Resolves once the message is stored (true) or could not be (false); the reply goes on after that. */
+  send = (text: string, attachments: UserContent[] = []): Promise<boolean> => {
+    const { stored, finished } = send(this, text, attachments);
+    this.track(finished);
+    return stored;
+  };
+  editAndResend = (entry: SessionEntry, text: string) => this.track(editAndResend(this, entry, text));
+  regenerateReply = (entry: SessionEntry) => this.track(regenerateReply(this, entry));
+
+  private readonly inflight = new Set<Promise<unknown>>();
+
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.inflight.add(p);
+    void p.finally(() => this.inflight.delete(p));
+    return p;
+  }
+
+  /** Resolves when every send, edit and regeneration started here has finished, replies and compactions included. */
+  idle = async (): Promise<void> => {
+    while (this.inflight.size) await Promise.allSettled([...this.inflight]);
+  };
   stop = () => stop(this);
   switchSibling = (entry: SessionEntry, direction: -1 | 1) => switchSibling(this, entry, direction);
   changeModel = (model: string) => changeModel(this, model);

@@ -3,7 +3,7 @@ import { branchSummaryEntryFrom, summarizeBranch } from '@/lib/branch/summarize'
 import { errorMessage } from '@/lib/errors';
 import type { EntryId } from '@/lib/session/types';
 import type { SessionHandle } from './session';
-import { runSummaryJob, summaryEngine, summaryPlanOptions } from './summaryPipeline';
+import { runSummaryJob, summaryEngine, summaryPlanOptions, syncTokens } from './summaryPipeline';
 
 /** Whether moving from `oldLeaf` to `target` abandons entries (the old leaf is not on the new path). */
 export function leavesBranch(s: SessionHandle, oldLeaf: EntryId | null, target: EntryId | null): boolean {
@@ -61,6 +61,8 @@ export async function summarizeAndMove(s: SessionHandle, oldLeaf: EntryId, targe
         return null;
       }
       if (signal.aborted) throw new DOMException('Aborted', 'AbortError');
+      // The worker counts with this session's tokenizer and calibration: it must hold the session (it keeps only a few).
+      await syncTokens(s);
       const summaryTokens = await ports.tokens.summaryTokens(s.sessionId, result.summary, 'branch_summary');
       const entry = branchSummaryEntryFrom({ ...result, details: { ...result.details, tokensSummarized: prepared.prep.tokens, summaryTokens } });
       const [created] = await ports.store.appendEntries(s.sessionId, target, [entry]);

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { buildSessionContext } from '@/lib/session/context';
 import { messageText } from '@/lib/session/messages';
 import { DEFAULT_COMPACTION_SETTINGS, type AssistantMessage, type SessionEntry } from '@/lib/session/types';
-import { openSession, testModel, testPorts } from '@/lib/testing/flowPorts';
+import { asyncTokens, openSession, testModel, testPorts, until } from '@/lib/testing/flowPorts';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 import { AppFlows } from './app';
 
 const CHAT = testModel('compat:mock-large', 128_000);
@@ -25,6 +27,7 @@ describe('chat flows', () => {
     const { ports, s, row } = await setup();
     ports.transport.script({ text: 'Borrowing rules, in short: one writer or many readers.', chunk: 7, usage: { input: 20, output: 12 } });
     await s.send('How does the borrow checker work?');
+    await s.idle();
     const stored = (await ports.store.loadSession(row.id))!;
     const ctx = buildSessionContext(stored.entries, stored.row.leafId);
     expect(ctx.items.map((i) => (i.kind === 'message' ? `${i.message.role}: ${messageText(i.message)}` : i.kind))).toEqual([
@@ -42,6 +45,7 @@ describe('chat flows', () => {
     const { ports, s, row } = await setup();
     ports.transport.script({ error: { kind: 'auth', message: 'The provider rejected the API key (401).', status: 401 } });
     await s.send('hello?');
+    await s.idle();
     expect(ports.notices).toContainEqual({ level: 'error', message: 'The provider rejected the API key (401).' });
     let stored = (await ports.store.loadSession(row.id))!;
     // The prompt stays, and the failed turn is on record with its reason (the card the user sees), carrying no text.
@@ -50,6 +54,7 @@ describe('chat flows', () => {
 
     s.setEnv({ ...s.env(), chatModel: undefined });
     await s.send('anyone?');
+    await s.idle();
     stored = (await ports.store.loadSession(row.id))!;
     expect(stored.entries.filter((e) => e.type === 'message' && e.message.role === 'user')).toHaveLength(2);
     expect(ports.notices.at(-1)!.message).toMatch(/No model is connected: the message is saved/);
@@ -59,6 +64,7 @@ describe('chat flows', () => {
     const { ports, s, row } = await setup();
     ports.transport.script({ text: 'first answer' }, { text: 'second answer' }, { text: 'answer to the edit' });
     await s.send('question');
+    await s.idle();
     const [prompt, firstReply] = s.live.getSnapshot().tree.pathTo(s.live.getSnapshot().leafId);
     await s.regenerateReply(firstReply!);
     await s.editAndResend(prompt!, 'question, edited');
@@ -75,10 +81,10 @@ describe('chat flows', () => {
   it('stop aborts the reply and keeps what arrived, marked aborted', async () => {
     const { ports, s, row } = await setup();
     ports.transport.script({ text: 'a long reply that will be cut off by the user pressing stop', chunk: 5, delayMs: 15 });
-    const sending = s.send('go');
+    await s.send('go');
     await new Promise((r) => setTimeout(r, 60));
     s.stop();
-    await sending;
+    await s.idle();
     const reply = assistant((await ports.store.loadSession(row.id))!.entries.at(-1));
     expect(reply.stopReason).toBe('aborted');
     expect(messageText(reply).length).toBeGreaterThan(0);
@@ -91,5 +97,53 @@ describe('chat flows', () => {
     const stored = (await ports.store.loadSession(row.id))!;
     expect(stored.row.model).toBe('openai:gpt-4o-mini');
     expect(buildSessionContext(stored.entries, stored.row.leafId).model).toBe('openai:gpt-4o-mini');
+  });
+
+  it('send resolves when the prompt is stored, before the reply; a storage failure resolves false and stores nothing', async () => {
+    const { ports, s, row } = await setup();
+    ports.transport.script({ text: 'slow reply', chunk: 2, delayMs: 10 });
+    expect(await s.send('first')).toBe(true);
+    expect(s.runs.get(row.id)?.kind === 'reply' || (await ports.store.loadSession(row.id))!.entries.length >= 1).toBe(true);
+    await s.idle();
+    const failing = { ...ports.store, appendEntries: async () => Promise.reject(new Error('Browser storage is full: this change was not saved.')) };
+    const t = new AppFlows({ ...ports, store: failing }).session(row.id);
+    t.setEnv(s.env());
+    t.live.subscribe(() => {});
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await t.send('lost?')).toBe(false);
+    await t.idle();
+    expect(ports.notices.at(-1)).toEqual({ level: 'error', message: 'Browser storage is full: this change was not saved.' });
+    expect((await ports.store.loadSession(row.id))!.entries.filter((e) => e.type === 'message' && e.message.role === 'user')).toHaveLength(1);
+  });
+
+  it('two tabs sending at once make siblings, each request holding only its own prompt', async () => {
+    const { ports, s, row } = await setup();
+    ports.transport.script({ text: 'answer one' });
+    await s.send('common ground');
+    await s.idle();
+    // A second tab: its own flows (own live tree, own token worker) over the same database.
+    const other = await openSession(new AppFlows({ ...ports, tokens: asyncTokens() }), row.id, s.env());
+    const base = s.live.getSnapshot().leafId;
+    // Tab A's pre-send check is slow (a big draft to count, a busy worker): tab B's message lands meanwhile,
+    // and tab A's view follows it, since it extends A's path.
+    const tokens = asyncTokens();
+    const slowA = new AppFlows({ ...ports, tokens: new Proxy(tokens, { get: (t, k) => (k === 'countTexts' ? async (...a: [string[]]) => (await sleep(300), t.countTexts(...a)) : t[k as keyof typeof t]) }) });
+    const a = await openSession(slowA, row.id, s.env());
+    ports.transport.script({ text: 'to B' }, { text: 'to A' });
+    const sentA = a.send('tab A asks');
+    await sleep(20);
+    await other.send('tab B asks');
+    await until(() => a.live.getSnapshot().tree.size === other.live.getSnapshot().tree.size);
+    await sentA;
+    await Promise.all([a.idle(), other.idle()]);
+    const stored = (await ports.store.loadSession(row.id))!;
+    const prompts = stored.entries.filter((e) => e.type === 'message' && e.message.role === 'user' && e.parentId === base);
+    expect(prompts.map((e) => (e.type === 'message' ? messageText(e.message) : '')).sort()).toEqual(['tab A asks', 'tab B asks']);
+    for (const req of ports.transport.chatRequests.slice(-2)) {
+      const texts = req.context.flatMap((i) => (i.kind === 'message' && i.message.role === 'user' ? [messageText(i.message)] : []));
+      expect(texts.filter((t) => t.startsWith('tab '))).toHaveLength(1);
+    }
+    other.close();
+    a.close();
   });
 });

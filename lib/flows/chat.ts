@@ -99,16 +99,18 @@ async function sendContent(s: SessionHandle, parentId: EntryId | null, content: 
 }
 
 /**
- * Sends from the current leaf. Resolves as soon as the message is stored (true) or could not be
- * (false), not when the reply ends: the composer keeps its text and attachments until then.
+ * Sends from the current leaf. `stored` resolves as soon as the message is stored (true) or could
+ * not be (false), not when the reply ends: the composer keeps its text and attachments until then.
+ * `finished` resolves when the reply (and any compaction after it) is done.
  */
-export function send(s: SessionHandle, text: string, attachments: UserContent[] = []): Promise<boolean> {
+export function send(s: SessionHandle, text: string, attachments: UserContent[] = []): { stored: Promise<boolean>; finished: Promise<void> } {
   const content: UserContent[] = [...(text.trim() ? [{ type: 'text' as const, text }] : []), ...attachments];
-  if (content.length === 0) return Promise.resolve(false);
-  return new Promise<boolean>((resolve) => {
-    // Whichever comes first wins: stored → true; the whole send ending without storing → false.
-    void sendContent(s, s.live.getSnapshot().leafId, content, () => resolve(true)).then(() => resolve(false));
-  });
+  if (content.length === 0) return { stored: Promise.resolve(false), finished: Promise.resolve() };
+  let markStored: (ok: boolean) => void = () => {};
+  const stored = new Promise<boolean>((resolve) => (markStored = resolve));
+  // Whichever comes first wins: stored → true; the whole send ending without storing → false.
+  const finished = sendContent(s, s.live.getSnapshot().leafId, content, () => markStored(true)).then(() => markStored(false));
+  return { stored, finished };
 }
 
 /** Editing never overwrites: the new text becomes a sibling of the original, starting a branch. */

@@ -78,6 +78,7 @@ describe('compaction flow', () => {
     s.setEnv({ ...s.env(), chatModel: small, summarizer: small });
     const oldLeaf = s.live.getSnapshot().leafId;
     await s.send('continue please');
+    await s.idle();
     const stored = (await ports.store.loadSession(id))!;
     const c = compactions(stored.entries).at(-1)!;
     expect(c.parentId).toBe(oldLeaf);
@@ -94,6 +95,7 @@ describe('compaction flow', () => {
     ports.transport.script({ text: 'ok', usage: { input: 42_000, output: 2 } });
     const before = compactions((await ports.store.loadSession(id))!.entries).length;
     await s.send('continue please');
+    await s.idle();
     const stored = (await ports.store.loadSession(id))!;
     expect(compactions(stored.entries).length).toBe(before + 1);
     const reply = stored.entries.find((e) => e.type === 'message' && e.message.role === 'assistant' && e.message.content.some((p) => p.type === 'text' && p.text === 'ok'))!;
@@ -102,6 +104,7 @@ describe('compaction flow', () => {
 
     ports.transport.script({ text: 'fine', usage: { input: 9_000, output: 2 } });
     await s.send('and now?');
+    await s.idle();
     expect(compactions((await ports.store.loadSession(id))!.entries).length).toBe(before + 1);
   });
 
@@ -110,6 +113,7 @@ describe('compaction flow', () => {
     const overflow = { error: { kind: 'context_overflow', message: 'prompt is too long: 230000 tokens > 200000 maximum' } };
     ports.transport.script(overflow, { text: 'Now it fits.' });
     await s.send('one more thing');
+    await s.idle();
     let stored = (await ports.store.loadSession(id))!;
     const ctx = buildSessionContext(stored.entries, stored.row.leafId);
     expect(ctx.items[0]!.kind).toBe('compactionSummary');
@@ -119,6 +123,7 @@ describe('compaction flow', () => {
     ports.transport.script(overflow, overflow);
     const requests = ports.transport.chatRequests.length;
     await s.send('and again');
+    await s.idle();
     expect(ports.transport.chatRequests.length).toBe(requests + 2);
     expect(ports.notices.at(-1)!.message).toMatch(/Compacting did not make it fit/);
     stored = (await ports.store.loadSession(id))!;

@@ -1,10 +1,13 @@
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+// Global, not passed to Dexie as an option: Dexie's live queries only observe the global indexedDB.
+import 'fake-indexeddb/auto';
 import { AppDB } from '@/lib/db/db';
 import { createSessionStore } from '@/lib/db/store';
 import type { ChatStreamResult, ChatTurnRequest, StreamHandlers } from '@/lib/chat/turn';
 import { languageModelSummarizer } from '@/lib/compaction/summarizer';
 import { createFormatsService } from '@/lib/formats/service';
+import type { AppFlows } from '@/lib/flows/app';
 import type { FlowPorts, ModelTransport, Notifier, StreamLocks, TokensPort } from '@/lib/flows/ports';
+import type { SessionEnv } from '@/lib/flows/session';
 import { createTokensService } from '@/lib/sessionTokens/service';
 import type { ModelInfo } from '@/lib/providers/listing';
 import type { Usage } from '@/lib/session/types';
@@ -99,7 +102,7 @@ export function memoryLocks(): StreamLocks & { held: Set<string> } {
 }
 
 /** The token service as the worker would expose it: every call answers with a promise. */
-function asyncTokens(): TokensPort {
+export function asyncTokens(): TokensPort {
   const service = createTokensService() as unknown as Record<string, (...a: unknown[]) => unknown>;
   return new Proxy({} as TokensPort, { get: (_t, method: string) => async (...args: unknown[]) => structuredClone(await service[method]!(...args)) });
 }
@@ -115,7 +118,7 @@ export interface TestPorts extends FlowPorts {
 let dbCount = 0;
 
 export function testPorts(opts: { transport?: ScriptedTransport } = {}): TestPorts {
-  const db = new AppDB(`flows-test-${++dbCount}`, undefined, { indexedDB: new IDBFactory(), IDBKeyRange });
+  const db = new AppDB(`flows-test-${++dbCount}-${Math.random().toString(36).slice(2)}`);
   const notices: Notice[] = [];
   const record =
     (level: Notice['level']): Notifier['info'] =>
@@ -158,7 +161,7 @@ export async function until(check: () => boolean, timeoutMs = 5_000): Promise<vo
 }
 
 /** Opens a session's flows as the session view does: subscribed to its live tree, loaded, with models and settings set. */
-export async function openSession(flows: { session(id: string): import('@/lib/flows/app').SessionFlows }, id: string, env: import('@/lib/flows/session').SessionEnv) {
+export async function openSession(flows: AppFlows, id: string, env: SessionEnv) {
   const s = flows.session(id);
   s.setEnv(env);
   const unsubscribe = s.live.subscribe(() => {});

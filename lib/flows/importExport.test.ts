@@ -1,0 +1,86 @@
+import { readFileSync } from 'node:fs';
+import { strFromU8, unzipSync } from 'fflate';
+import { describe, expect, it } from 'vitest';
+import { fixturePath, FIXTURES } from '@/lib/testing/fixtures';
+import { testPorts } from '@/lib/testing/flowPorts';
+import { AppFlows } from './app';
+import { EXPORT_FORMATS, safeFileName } from './exportSessions';
+
+const file = (name: keyof typeof FIXTURES) => new File([readFileSync(fixturePath(name))], FIXTURES[name]);
+
+describe('import flow', () => {
+  it('imports a real export file with progress, opens its first session, and refuses the same file twice with a way to copy it', async () => {
+    const ports = testPorts();
+    const flows = new AppFlows(ports);
+    const opened: string[] = [];
+    const progress: number[] = [];
+    const stop = flows.imports.subscribe(() => {
+      const a = flows.imports.getSnapshot().active;
+      if (a) progress.push(a.bytesRead);
+    });
+    await flows.importFiles([file('chatgptExport')], (id) => opened.push(id));
+    stop();
+    const sessions = await ports.store.listSessions();
+    expect(sessions).toHaveLength(2);
+    expect(opened).toHaveLength(1);
+    expect(sessions.map((s) => s.id)).toContain(opened[0]);
+    expect(progress.at(-1)).toBe(readFileSync(fixturePath('chatgptExport')).byteLength);
+    expect(flows.imports.getSnapshot()).toEqual({ active: null, error: null });
+    expect(ports.notices.at(-1)).toMatchObject({ level: 'success', message: `Imported 2 sessions from ${FIXTURES.chatgptExport}` });
+
+    await flows.importFiles([file('chatgptExport')], (id) => opened.push(id));
+    expect(await ports.store.listSessions()).toHaveLength(2);
+    const dup = ports.notices.at(-1)!;
+    expect(dup.message).toMatch(/^Already imported: .*Nothing was duplicated\.$/);
+    dup.action!.run();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await ports.store.listSessions()).toHaveLength(4);
+  });
+
+  it('a malformed file names the line, writes nothing, and shows the error until dismissed', async () => {
+    const ports = testPorts();
+    const flows = new AppFlows(ports);
+    const lines = readFileSync(fixturePath('piV1'), 'utf8').split('\n');
+    lines[5] = '{"type":"message", broken';
+    await flows.importFiles([new File([lines.join('\n')], 'broken.jsonl')], () => {});
+    expect(await ports.store.listSessions()).toHaveLength(0);
+    const { error } = flows.imports.getSnapshot();
+    expect(error).toMatchObject({ fileName: 'broken.jsonl', message: expect.stringMatching(/^Line 6\b/) });
+    flows.imports.clearError();
+    expect(flows.imports.getSnapshot().error).toBeNull();
+  });
+});
+
+describe('export flows', () => {
+  it('exports a session in each format under a file name from its title, and everything as a zip that re-imports', async () => {
+    const ports = testPorts();
+    const flows = new AppFlows(ports);
+    await flows.importFiles([file('librechatTree'), file('sweTraj')], () => {});
+    const [row] = await ports.store.listSessions();
+    for (const format of EXPORT_FORMATS) expect(await flows.exportSession(row!.id, row!.title, format)).toBe(true);
+    expect(ports.saved.map((f) => f.name)).toEqual(EXPORT_FORMATS.map((f) => safeFileName(row!.title, f.kind === 'markdown-all' ? 'all-branches.md' : f.ext)));
+    expect(String(ports.saved[0]!.data).split('\n')[0]).toContain('"format":"longctx-session"');
+
+    expect(await ports.store.getLastBackupAt()).toBeNull();
+    await flows.exportEverything();
+    const zip = ports.saved.at(-1)!;
+    expect(zip.name).toMatch(/^longctx-backup-\d{4}-\d{2}-\d{2}\.zip$/);
+    const manifest = JSON.parse(strFromU8(unzipSync(zip.data as Uint8Array)['index.json']!));
+    expect(manifest.sessions).toHaveLength(2);
+    expect(await ports.store.getLastBackupAt()).not.toBeNull();
+
+    const restored = testPorts();
+    await new AppFlows(restored).importFiles([new File([zip.data as BlobPart], zip.name)], () => {});
+    expect((await restored.store.listSessions()).map((s) => s.title).sort()).toEqual((await ports.store.listSessions()).map((s) => s.title).sort());
+  });
+
+  it('a session deleted meanwhile gives a clear export error; an empty browser has nothing to back up', async () => {
+    const ports = testPorts();
+    const flows = new AppFlows(ports);
+    expect(await flows.exportSession('gone', 'Gone', EXPORT_FORMATS[0]!)).toBe(false);
+    expect(ports.notices.at(-1)).toEqual({ level: 'error', message: 'Export failed: The session no longer exists.' });
+    await flows.exportEverything();
+    expect(ports.notices.at(-1)).toEqual({ level: 'info', message: 'There are no sessions to export yet.' });
+    expect(ports.saved).toHaveLength(0);
+  });
+});
