@@ -91,6 +91,29 @@ function Versions({ effective }: { effective: EffectiveSummary }) {
   );
 }
 
+/** An inline form on a card: its fields, then submit and Cancel. */
+function CardForm({ submitLabel, onSubmit, onCancel, children }: { submitLabel: string; onSubmit: () => Promise<void>; onCancel: () => void; children: React.ReactNode }) {
+  return (
+    <form
+      className="edit-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void onSubmit();
+      }}
+    >
+      {children}
+      <div className="row">
+        <button type="submit" className="btn primary">
+          {submitLabel}
+        </button>
+        <button type="button" className="btn" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
 /**
  * A compaction or branch summary as a record: the rendered summary, what it
  * replaced and kept (originals one click away), token figures, files, who
@@ -180,25 +203,17 @@ export function SummaryCard({ item, session, busy, onJumpTo }: { item: SummaryIt
       </div>
 
       {mode === 'edit' ? (
-        <form
-          className="edit-form"
-          onSubmit={async (e) => {
-            e.preventDefault();
+        <CardForm
+          submitLabel="Save edit"
+          onCancel={() => setMode('view')}
+          onSubmit={async () => {
             if (!draft.trim()) return;
             await session.editSummary(entry, draft);
             setMode('view');
           }}
         >
           <textarea aria-label="Summary text" rows={12} value={draft} onChange={(e) => setDraft(e.target.value)} />
-          <div className="row">
-            <button type="submit" className="btn primary">
-              Save edit
-            </button>
-            <button type="button" className="btn" onClick={() => setMode('view')}>
-              Cancel
-            </button>
-          </div>
-        </form>
+        </CardForm>
       ) : (
         <details className="card-summary" open>
           <summary>Summary</summary>
@@ -207,10 +222,10 @@ export function SummaryCard({ item, session, busy, onJumpTo }: { item: SummaryIt
       )}
 
       {mode === 'regenerate' && (
-        <form
-          className="edit-form"
-          onSubmit={async (e) => {
-            e.preventDefault();
+        <CardForm
+          submitLabel="Regenerate summary"
+          onCancel={() => setMode('view')}
+          onSubmit={async () => {
             setMode('view');
             await session.regenerateSummary(entry, instructions.trim() || undefined);
             setInstructions('');
@@ -220,15 +235,7 @@ export function SummaryCard({ item, session, busy, onJumpTo }: { item: SummaryIt
             <span>New focus instructions (optional)</span>
             <textarea rows={2} value={instructions} onChange={(e) => setInstructions(e.target.value)} />
           </label>
-          <div className="row">
-            <button type="submit" className="btn primary">
-              Regenerate summary
-            </button>
-            <button type="button" className="btn" onClick={() => setMode('view')}>
-              Cancel
-            </button>
-          </div>
-        </form>
+        </CardForm>
       )}
 
       <Originals range={item.summarized} label="Original messages" />

@@ -18,17 +18,15 @@ const REACT = ['react', 'react-dom', 'zustand', '@tanstack/react-query', '@tanst
 const NEXT = ['next'];
 const DEXIE = ['dexie', 'dexie-react-hooks'];
 
-/** A package and everything under it. */
-const packages = (names, message) => names.flatMap((name) => [{ group: [name, `${name}/*`], message }]);
+/** The packages in `names`, each with everything under it, refused with `message`. */
+const packages = (names, message) => names.map((name) => ({ group: [name, `${name}/*`], message }));
 
-function restrictPackages(...groups) {
-  return ['error', { patterns: groups.flat() }];
-}
+const restrictPackages = (...groups) => ['error', { patterns: groups.flat() }];
 
-/** Local folders a layer may not reach, resolved (aliases and relative paths alike). */
-function restrictPaths(zones) {
-  return ['error', { basePath: import.meta.dirname + '/../..', zones }];
-}
+/** `target` may not import from any folder or file of `from` (path → why not). */
+const forbid = (target, from) => Object.entries(from).map(([path, message]) => ({ target, from: path, message }));
+
+const restrictPaths = (...zones) => ['error', { basePath: import.meta.dirname + '/../..', zones: zones.flat() }];
 
 const BROWSER_GLOBALS = [
   { name: 'fetch', message: 'lib/ has no network: inject a transport (lib/flows/ports.ts) instead.' },
@@ -43,6 +41,14 @@ const BROWSER_GLOBALS = [
   { name: 'EventSource', message: 'lib/ has no network: inject a transport instead.' },
 ];
 
+/** What no part of lib/ may import, tests included. */
+const LIB_OUTSIDE = {
+  './lib/browser': 'lib/ may not import lib/browser: the browser adapters plug into the ports from outside.',
+  './workers': 'lib/ may not import workers/: workers host lib, not the other way round.',
+  './components': 'lib/ may not import components/.',
+  './app': 'lib/ may not import app/.',
+};
+
 export const boundaryConfigs = [
   {
     // The pure domain and the flows: no framework, no storage, no network, no browser.
@@ -56,27 +62,17 @@ export const boundaryConfigs = [
         packages(['comlink'], 'Workers are reached through ports, not imported by lib/.'),
       ),
       'no-restricted-globals': ['error', ...BROWSER_GLOBALS],
-      'import/no-restricted-paths': restrictPaths([
-        { target: './lib', from: './lib/db', message: 'lib/ may not import lib/db: depend on the SessionStore port (lib/flows/ports.ts).' },
-        { target: './lib', from: './lib/browser', message: 'lib/ may not import lib/browser: the browser adapters plug into the ports from outside.' },
-        { target: './lib', from: './workers', message: 'lib/ may not import workers/: workers host lib, not the other way round.' },
-        { target: './lib', from: './components', message: 'lib/ may not import components/.' },
-        { target: './lib', from: './app', message: 'lib/ may not import app/.' },
-      ]),
+      'import/no-restricted-paths': restrictPaths(
+        forbid('./lib', { './lib/db': 'lib/ may not import lib/db: depend on the SessionStore port (lib/flows/ports.ts).' }),
+        forbid('./lib', LIB_OUTSIDE),
+      ),
     },
   },
   {
     // Tests of lib/ (and their kit in lib/testing) may wire the real store, on fake-indexeddb:
     // the flows are tested against lib/db as well as against fakes.
     files: ['lib/**/*.test.ts', 'lib/testing/**/*.ts'],
-    rules: {
-      'import/no-restricted-paths': restrictPaths([
-        { target: './lib', from: './lib/browser', message: 'lib/ may not import lib/browser: the browser adapters plug into the ports from outside.' },
-        { target: './lib', from: './workers', message: 'lib/ may not import workers/: workers host lib, not the other way round.' },
-        { target: './lib', from: './components', message: 'lib/ may not import components/.' },
-        { target: './lib', from: './app', message: 'lib/ may not import app/.' },
-      ]),
-    },
+    rules: { 'import/no-restricted-paths': restrictPaths(forbid('./lib', LIB_OUTSIDE)) },
   },
   {
     // Storage: Dexie lives here and nowhere else; it serves lib/, it does not know the UI.
@@ -86,12 +82,14 @@ export const boundaryConfigs = [
         packages(REACT, 'lib/db serves every layer: no React or UI libraries.'),
         packages(NEXT, 'lib/db does not know it runs in Next.js.'),
       ),
-      'import/no-restricted-paths': restrictPaths([
-        { target: './lib/db', from: './lib/browser', message: 'lib/db may not import lib/browser.' },
-        { target: './lib/db', from: './workers', message: 'lib/db may not import workers/.' },
-        { target: './lib/db', from: './components', message: 'lib/db may not import components/.' },
-        { target: './lib/db', from: './app', message: 'lib/db may not import app/.' },
-      ]),
+      'import/no-restricted-paths': restrictPaths(
+        forbid('./lib/db', {
+          './lib/browser': 'lib/db may not import lib/browser.',
+          './workers': 'lib/db may not import workers/.',
+          './components': 'lib/db may not import components/.',
+          './app': 'lib/db may not import app/.',
+        }),
+      ),
     },
   },
   {
@@ -103,10 +101,9 @@ export const boundaryConfigs = [
         packages(NEXT, 'lib/browser does not know it runs in Next.js.'),
         packages(DEXIE, 'Only lib/db touches IndexedDB: call its functions.'),
       ),
-      'import/no-restricted-paths': restrictPaths([
-        { target: './lib/browser', from: './components', message: 'lib/browser may not import components/.' },
-        { target: './lib/browser', from: './app', message: 'lib/browser may not import app/.' },
-      ]),
+      'import/no-restricted-paths': restrictPaths(
+        forbid('./lib/browser', { './components': 'lib/browser may not import components/.', './app': 'lib/browser may not import app/.' }),
+      ),
     },
   },
   {
@@ -118,11 +115,13 @@ export const boundaryConfigs = [
         packages(NEXT, 'A worker does not know it runs in Next.js.'),
         packages(DEXIE, 'Only lib/db touches IndexedDB: call its functions.'),
       ),
-      'import/no-restricted-paths': restrictPaths([
-        { target: './workers', from: './components', message: 'workers/ may not import components/.' },
-        { target: './workers', from: './app', message: 'workers/ may not import app/.' },
-        { target: './workers', from: './lib/browser', message: 'workers/ may not import lib/browser: adapters wire workers in, not out.' },
-      ]),
+      'import/no-restricted-paths': restrictPaths(
+        forbid('./workers', {
+          './components': 'workers/ may not import components/.',
+          './app': 'workers/ may not import app/.',
+          './lib/browser': 'workers/ may not import lib/browser: adapters wire workers in, not out.',
+        }),
+      ),
     },
   },
   {
@@ -131,34 +130,30 @@ export const boundaryConfigs = [
     ignores: ['app/api/**'],
     rules: {
       'no-restricted-imports': restrictPackages(packages(DEXIE, 'Components reach IndexedDB only through lib/db (its watch… observers and the flows).')),
-      'import/no-restricted-paths': restrictPaths([
-        { target: ['./components', './app'], from: './workers', message: 'Components reach the workers through the flows (lib/flows), not directly.' },
-        {
-          target: ['./components', './app'],
-          from: './lib/db',
-          except: ['./index.ts'],
-          message: 'Components use lib/db’s public surface (lib/db/index.ts), not its internals.',
-        },
-        { target: ['./components', './app'], from: './lib/tokens/exact.ts', message: 'The tokenizer tables load in the token worker only.' },
-        { target: ['./components', './app'], from: './lib/sessionTokens', message: 'The token service runs in the token worker only.' },
-      ]),
+      'import/no-restricted-paths': restrictPaths(
+        forbid(['./components', './app'], {
+          './workers': 'Components reach the workers through the flows (lib/flows), not directly.',
+          './lib/tokens/exact.ts': 'The tokenizer tables load in the token worker only.',
+          './lib/sessionTokens': 'The token service runs in the token worker only.',
+        }),
+        { target: ['./components', './app'], from: './lib/db', except: ['./index.ts'], message: 'Components use lib/db’s public surface (lib/db/index.ts), not its internals.' },
+      ),
     },
   },
   {
     // The server: thin handlers over lib/, never the browser side.
     files: ['app/api/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrictPackages(
-        packages(REACT, 'Route handlers render nothing.'),
-        packages(DEXIE, 'The server has no IndexedDB.'),
+      'no-restricted-imports': restrictPackages(packages(REACT, 'Route handlers render nothing.'), packages(DEXIE, 'The server has no IndexedDB.')),
+      'import/no-restricted-paths': restrictPaths(
+        forbid('./app/api', {
+          './components': 'Route handlers depend on lib/ only.',
+          './lib/db': 'Route handlers depend on lib/ only (lib/db is the browser’s storage).',
+          './lib/browser': 'Route handlers depend on lib/ only (lib/browser is the browser side).',
+          './lib/flows': 'Route handlers depend on lib/ only (lib/flows are the browser’s flows).',
+          './workers': 'Route handlers depend on lib/ only.',
+        }),
       ),
-      'import/no-restricted-paths': restrictPaths([
-        { target: './app/api', from: './components', message: 'Route handlers depend on lib/ only.' },
-        { target: './app/api', from: './lib/db', message: 'Route handlers depend on lib/ only (lib/db is the browser’s storage).' },
-        { target: './app/api', from: './lib/browser', message: 'Route handlers depend on lib/ only (lib/browser is the browser side).' },
-        { target: './app/api', from: './lib/flows', message: 'Route handlers depend on lib/ only (lib/flows are the browser’s flows).' },
-        { target: './app/api', from: './workers', message: 'Route handlers depend on lib/ only.' },
-      ]),
     },
   },
 ];

@@ -36,4 +36,9 @@ describe('lint boundary: lib/ is pure', () => {
   it.each(['fetch', 'window', 'document', 'navigator', 'indexedDB', 'localStorage'])('refuses the global %s', async (name) => {
     expect(rulesOf(await firedRules(at, `export const probe = () => ${name};\n`))).toEqual(['no-restricted-globals']);
   });
+
+  it('lets a test of lib/ wire the real store, and nothing else from outside lib/', async () => {
+    expect(await firedRules('lib/flows/probe.test.ts', "import { createSessionStore } from '@/lib/db/store';\nexport const probe = createSessionStore;\n")).toEqual([]);
+    expect(rulesOf(await firedRules('lib/flows/probe.test.ts', "import { routeTransport } from '@/lib/browser/routeTransport';\nexport const probe = routeTransport;\n"))).toEqual(['import/no-restricted-paths']);
+  });
 });
