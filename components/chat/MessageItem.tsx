@@ -40,7 +40,7 @@ function ImageView({ part }: { part: ImagePart }) {
   const size = part.width && part.height ? `${part.width}×${part.height}` : '';
   if (!src) return <div className="attachment"><Icon name="image" /> image {size} {part.url ? '(not embedded)' : ''}</div>;
   // eslint-disable-next-line @next/next/no-img-element -- data: URLs of user content; next/image cannot optimise them
-  return <img className="msg-image" src={src} alt={`Attached image ${size}`} width={part.width} height={part.height} />;
+  return <img className="msg-image" src={src} alt={`Attachment${size ? `, ${size}` : ''}`} width={part.width} height={part.height} />;
 }
 
 function UserBody({ content }: { content: UserContent[] }) {

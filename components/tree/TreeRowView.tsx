@@ -66,6 +66,8 @@ export const TreeRowView = memo(function TreeRowView({
   const style = { transform: `translateY(${top}px)`, height: ROW_HEIGHT, '--stree-depth': indent } as CSSProperties;
 
   return (
+    // Keys are handled once by the tree (WAI-ARIA tree pattern: roving tabindex), not by each row.
+    // eslint-disable-next-line jsx-a11y/click-events-have-key-events
     <div
       ref={(el) => handlers.registerRow(row.id, el)}
       role="treeitem"
