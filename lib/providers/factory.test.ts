@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PROVIDER_IDS, type ProviderId } from './modelId';
+import { PROVIDER_IDS, type ProviderId } from './descriptors';
 import { readServerConfig, type EnvLike } from './env';
 import { resolveLanguageModel } from './factory';
 import type { ClientCredentials } from './requests';
