@@ -1,4 +1,5 @@
-import type { ProviderId } from './modelId';
+import { PROVIDERS, type CatalogFamily, type ProviderId } from './descriptors';
+import { inferProvider } from './modelId';
 
 /**
  * Context windows and output limits of well-known models, from the providers'
@@ -15,9 +16,7 @@ export interface CatalogEntry {
   maxOutputTokens?: number;
 }
 
-type Family = 'openai' | 'anthropic' | 'google';
-
-const CATALOG: Record<Family, CatalogEntry[]> = {
+const CATALOG: Record<CatalogFamily, CatalogEntry[]> = {
   openai: [
     { prefix: 'gpt-3.5-turbo', contextWindow: 16_385, maxOutputTokens: 4_096 },
     { prefix: 'gpt-4', contextWindow: 8_192, maxOutputTokens: 8_192 },
@@ -77,16 +76,19 @@ const CATALOG: Record<Family, CatalogEntry[]> = {
  */
 export const FALLBACK_CONTEXT_WINDOW = 32_768;
 
-function familyOf(provider: ProviderId, model: string): { family: Family; name: string } | null {
+function familyOf(provider: ProviderId, model: string): { family: CatalogFamily; name: string } | null {
   // Routers and compatible servers often prefix the vendor ("openai/gpt-4o",
   // "anthropic/claude-3.5-sonnet"); the catalog knows the bare name.
   const bare = model.includes('/') ? model.slice(model.lastIndexOf('/') + 1) : model;
   const name = bare.toLowerCase().replace(/^models\//, '');
-  if (provider === 'openai' || provider === 'anthropic' || provider === 'google') return { family: provider, name };
-  if (/^(gpt-|chatgpt-|o\d)/.test(name)) return { family: 'openai', name };
-  if (name.startsWith('claude-')) return { family: 'anthropic', name: name.replace(/\./g, '-') };
-  if (name.startsWith('gemini-')) return { family: 'google', name };
-  return null;
+  const own = PROVIDERS[provider].catalog;
+  if (own !== 'by-name') return { family: own, name };
+  // A server serving other vendors' models: the family is whose bare ids the name looks like.
+  const vendor = inferProvider(name);
+  const family = vendor ? PROVIDERS[vendor].catalog : 'by-name';
+  if (family === 'by-name') return null;
+  // Routers spell Claude versions with dots ("claude-3.5-sonnet"); Anthropic's ids use dashes.
+  return { family, name: family === 'anthropic' ? name.replace(/\./g, '-') : name };
 }
 
 export function lookupCatalog(provider: ProviderId, model: string): CatalogEntry | null {
@@ -98,10 +100,3 @@ export function lookupCatalog(provider: ProviderId, model: string): CatalogEntry
   }
   return best;
 }
-
-/** Models offered when a provider's list endpoint cannot be reached but a key is set. */
-export const CATALOG_DEFAULT_MODELS: Record<Family, string[]> = {
-  openai: ['gpt-4.1', 'gpt-4.1-mini', 'gpt-4o', 'gpt-4o-mini', 'gpt-5', 'gpt-5-mini', 'o4-mini'],
-  anthropic: ['claude-sonnet-4-5', 'claude-opus-4-1', 'claude-haiku-4-5', 'claude-3-7-sonnet-latest', 'claude-3-5-haiku-latest'],
-  google: ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.0-flash'],
-};

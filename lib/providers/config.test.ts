@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FALLBACK_CONTEXT_WINDOW, lookupCatalog } from './catalog';
 import { resolveContextWindow } from './contextWindow';
-import { DEFAULT_OLLAMA_BASE_URL, isConfigured, parseContextOverrides, readServerConfig } from './env';
+import { isConfigured, parseContextOverrides, readServerConfig } from './env';
 import { formatModelId, parseModelId } from './modelId';
 
 describe('model ids', () => {
@@ -75,7 +75,8 @@ describe('server configuration from an env object', () => {
     expect(isConfigured(c, 'anthropic')).toBe(false);
     expect(isConfigured(c, 'google')).toBe(false);
     expect(isConfigured(c, 'compat')).toBe(false);
-    expect(c.ollama).toEqual({ baseUrl: DEFAULT_OLLAMA_BASE_URL, explicit: false });
+    expect(isConfigured(c, 'ollama')).toBe(true);
+    expect(c.providers.ollama).toEqual({ provider: 'ollama', label: 'Ollama', baseUrl: 'http://127.0.0.1:11434', models: [], explicit: false });
     expect(c.clientBaseUrls).toEqual({ kind: 'loopback' });
     expect(c.warnings).toEqual([]);
   });
@@ -96,11 +97,11 @@ describe('server configuration from an env object', () => {
       MODEL_CONTEXT_WINDOWS: 'compat:mock-small=4000,ollama:qwen3:32b=40960',
       ALLOW_CLIENT_BASE_URLS: 'loopback,gpu.lan:8000',
     });
-    expect(c.openai).toEqual({ apiKey: 'sk-test-openai', baseUrl: 'https://proxy.example.com/v1' });
-    expect(c.anthropic.apiKey).toBe('sk-ant-test');
-    expect(c.google.apiKey).toBe('AIza-test');
-    expect(c.compat).toEqual({ baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'compat-key', label: 'Mock', models: ['mock-small', 'mock-large'] });
-    expect(c.ollama).toEqual({ baseUrl: 'http://127.0.0.1:11434', explicit: true });
+    expect(c.providers.openai).toEqual({ provider: 'openai', label: 'OpenAI', apiKey: 'sk-test-openai', baseUrl: 'https://proxy.example.com/v1', models: [], explicit: true });
+    expect(c.providers.anthropic?.apiKey).toBe('sk-ant-test');
+    expect(c.providers.google?.apiKey).toBe('AIza-test');
+    expect(c.providers.compat).toEqual({ provider: 'compat', baseUrl: 'http://127.0.0.1:4010/v1', apiKey: 'compat-key', label: 'Mock', models: ['mock-small', 'mock-large'], explicit: true });
+    expect(c.providers.ollama).toEqual({ provider: 'ollama', label: 'Ollama', baseUrl: 'http://127.0.0.1:11434', models: [], explicit: true });
     expect(c.defaultModel).toEqual({ provider: 'compat', model: 'mock-small' });
     expect(c.summarizerModel).toEqual({ provider: 'compat', model: 'mock-summarizer' });
     expect([...c.contextOverrides]).toEqual([
@@ -111,7 +112,7 @@ describe('server configuration from an env object', () => {
   });
 
   it('OLLAMA_BASE_URL=off disables the probe', () => {
-    expect(readServerConfig({ OLLAMA_BASE_URL: 'off' }).ollama).toBeNull();
+    expect(readServerConfig({ OLLAMA_BASE_URL: 'off' }).providers.ollama).toBeNull();
   });
 
   it('reports bad values as warnings without echoing secrets', () => {
@@ -122,8 +123,8 @@ describe('server configuration from an env object', () => {
       DEFAULT_MODEL: 'llama3',
       MODEL_CONTEXT_WINDOWS: 'gpt-4o=abc,=5,compat:x=100',
     });
-    expect(c.openai.baseUrl).toBe('https://api.openai.com/v1');
-    expect(c.compat).toBeNull();
+    expect(c.providers.openai?.baseUrl).toBe('https://api.openai.com/v1');
+    expect(c.providers.compat).toBeNull();
     expect(c.defaultModel).toBeUndefined();
     expect([...c.contextOverrides]).toEqual([['compat:x', 100]]);
     expect(c.warnings).toHaveLength(5);

@@ -1,4 +1,5 @@
-import { parseModelId, type ModelRef, type ProviderId } from './modelId';
+import { PROVIDER_IDS, PROVIDERS, defaultBaseUrl, type ProviderDescriptor, type ProviderId } from './descriptors';
+import { parseModelId, type ModelRef } from './modelId';
 import { checkServerBaseUrl, parseBaseUrlPolicy, type BaseUrlPolicy } from './urlPolicy';
 
 /**
@@ -9,27 +10,34 @@ import { checkServerBaseUrl, parseBaseUrlPolicy, type BaseUrlPolicy } from './ur
  */
 export type EnvLike = Record<string, string | undefined>;
 
-export interface ProviderSettings {
-  /** Absent when the provider is not configured. */
-  apiKey?: string;
-  baseUrl: string;
-}
-
-export interface CompatSettings {
-  baseUrl: string;
-  apiKey?: string;
+/**
+ * One provider set up to be used: by the environment today, by the browser's
+ * Settings later. Listing (listing.ts) and model resolution (factory.ts) take
+ * an instance and its descriptor, never a provider's own config field, so an
+ * instance from either source goes through the same code.
+ */
+export interface ProviderInstance {
+  /** The descriptor this is an instance of. */
+  provider: ProviderId;
+  /** Its name in the picker and in messages. */
   label: string;
-  /** Models to offer when the server's /models endpoint cannot be listed. */
+  /** Normalised; for providers with an sdkPath, the server's root. */
+  baseUrl: string;
+  apiKey?: string;
+  /** The operator's models: offered when the server cannot list, and added to what it lists. */
   models: string[];
+  /** False for a default probe nobody asked for (Ollama on its default port): not answering is not an error. */
+  explicit: boolean;
 }
 
 export interface ServerConfig {
-  openai: ProviderSettings;
-  anthropic: ProviderSettings;
-  google: ProviderSettings;
-  compat: CompatSettings | null;
-  /** Ollama's base URL (without /v1), or null when disabled. `explicit` is false for the default probe. */
-  ollama: { baseUrl: string; explicit: boolean } | null;
+  /**
+   * Every provider's instance from the environment; null when it has none (no
+   * base URL, or turned off). An instance without a required key is present
+   * but not configured (isConfigured): a key typed into the browser can still
+   * use its base URL.
+   */
+  providers: { readonly [K in ProviderId]: ProviderInstance | null };
   defaultModel?: ModelRef;
   summarizerModel?: ModelRef;
   /** "provider:model" → tokens. */
@@ -38,14 +46,6 @@ export interface ServerConfig {
   /** Problems found while reading the environment; shown by /api/models, never containing values of secrets. */
   warnings: string[];
 }
-
-export const DEFAULT_BASE_URLS: Record<'openai' | 'anthropic' | 'google', string> = {
-  openai: 'https://api.openai.com/v1',
-  anthropic: 'https://api.anthropic.com/v1',
-  google: 'https://generativelanguage.googleapis.com/v1beta',
-};
-
-export const DEFAULT_OLLAMA_BASE_URL = 'http://127.0.0.1:11434';
 
 function value(env: EnvLike, name: string): string | undefined {
   const v = env[name]?.trim();
@@ -72,13 +72,32 @@ export function parseContextOverrides(raw: string | undefined, warnings: string[
   return out;
 }
 
-function baseUrlFrom(env: EnvLike, name: string, fallback: string, warnings: string[]): string {
-  const raw = value(env, name);
-  if (!raw) return fallback;
-  const check = checkServerBaseUrl(raw);
-  if (check.ok) return check.url;
-  warnings.push(`${name}: ignored (${check.reason})`);
-  return fallback;
+/** Cuts a URL back to the root the descriptor is configured by (Ollama: people paste its /v1 endpoint). */
+export function rootUrl(d: ProviderDescriptor, url: string): string {
+  return d.sdkPath && url.endsWith(d.sdkPath) ? url.slice(0, -d.sdkPath.length) : url;
+}
+
+function readInstance(id: ProviderId, env: EnvLike, warnings: string[]): ProviderInstance | null {
+  const d = PROVIDERS[id];
+  const spec = d.baseUrl;
+  const raw = spec.from === 'default' ? undefined : value(env, spec.env);
+  if (spec.from === 'probe' && raw?.toLowerCase() === 'off') return null;
+  let baseUrl = defaultBaseUrl(d);
+  if (raw && spec.from !== 'default') {
+    const check = checkServerBaseUrl(raw);
+    if (check.ok) baseUrl = check.url;
+    else warnings.push(`${spec.env}: ignored (${check.reason})`);
+  }
+  if (!baseUrl) return null;
+  const models = d.modelsEnv ? (value(env, d.modelsEnv) ?? '').split(',').map((s) => s.trim()).filter(Boolean) : [];
+  return {
+    provider: id,
+    label: (d.labelEnv ? value(env, d.labelEnv) : undefined) ?? d.label,
+    baseUrl: rootUrl(d, baseUrl),
+    apiKey: d.auth.kind === 'none' ? undefined : value(env, d.auth.env),
+    models,
+    explicit: spec.from !== 'probe' || !!raw,
+  };
 }
 
 function modelFrom(env: EnvLike, name: string, warnings: string[]): ModelRef | undefined {
@@ -91,38 +110,9 @@ function modelFrom(env: EnvLike, name: string, warnings: string[]): ModelRef | u
 
 export function readServerConfig(env: EnvLike): ServerConfig {
   const warnings: string[] = [];
-
-  let compat: CompatSettings | null = null;
-  const compatRaw = value(env, 'OPENAI_COMPATIBLE_BASE_URL');
-  if (compatRaw) {
-    const check = checkServerBaseUrl(compatRaw);
-    if (check.ok) {
-      compat = {
-        baseUrl: check.url,
-        apiKey: value(env, 'OPENAI_COMPATIBLE_API_KEY'),
-        label: value(env, 'OPENAI_COMPATIBLE_NAME') ?? 'OpenAI-compatible',
-        models: (value(env, 'OPENAI_COMPATIBLE_MODELS') ?? '')
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean),
-      };
-    } else warnings.push(`OPENAI_COMPATIBLE_BASE_URL: ignored (${check.reason})`);
-  }
-
-  let ollama: { baseUrl: string; explicit: boolean } | null = null;
-  const ollamaRaw = value(env, 'OLLAMA_BASE_URL');
-  if (ollamaRaw?.toLowerCase() !== 'off') {
-    const url = baseUrlFrom(env, 'OLLAMA_BASE_URL', DEFAULT_OLLAMA_BASE_URL, warnings);
-    // People paste the OpenAI-compatible endpoint; we need the native root for /api/tags.
-    ollama = { baseUrl: url.replace(/\/v1$/, ''), explicit: !!ollamaRaw };
-  }
-
+  const providers = Object.fromEntries(PROVIDER_IDS.map((id) => [id, readInstance(id, env, warnings)])) as ServerConfig['providers'];
   return {
-    openai: { apiKey: value(env, 'OPENAI_API_KEY'), baseUrl: baseUrlFrom(env, 'OPENAI_BASE_URL', DEFAULT_BASE_URLS.openai, warnings) },
-    anthropic: { apiKey: value(env, 'ANTHROPIC_API_KEY'), baseUrl: DEFAULT_BASE_URLS.anthropic },
-    google: { apiKey: value(env, 'GOOGLE_GENERATIVE_AI_API_KEY'), baseUrl: DEFAULT_BASE_URLS.google },
-    compat,
-    ollama,
+    providers,
     defaultModel: modelFrom(env, 'DEFAULT_MODEL', warnings),
     summarizerModel: modelFrom(env, 'SUMMARIZER_MODEL', warnings),
     contextOverrides: parseContextOverrides(value(env, 'MODEL_CONTEXT_WINDOWS'), warnings),
@@ -131,23 +121,11 @@ export function readServerConfig(env: EnvLike): ServerConfig {
   };
 }
 
-export function isConfigured(config: ServerConfig, provider: ProviderId): boolean {
-  switch (provider) {
-    case 'openai':
-    case 'anthropic':
-    case 'google':
-      return !!config[provider].apiKey;
-    case 'compat':
-      return !!config.compat;
-    case 'ollama':
-      return !!config.ollama;
-  }
+/** Usable without anything typed into the browser: it has a base URL, and a key if it needs one. */
+export function isInstanceConfigured(instance: ProviderInstance | null): instance is ProviderInstance {
+  return !!instance && (PROVIDERS[instance.provider].auth.kind !== 'required' || !!instance.apiKey);
 }
 
-export const PROVIDER_LABELS: Record<ProviderId, string> = {
-  openai: 'OpenAI',
-  anthropic: 'Anthropic',
-  google: 'Google Gemini',
-  compat: 'OpenAI-compatible',
-  ollama: 'Ollama',
-};
+export function isConfigured(config: ServerConfig, provider: ProviderId): boolean {
+  return isInstanceConfigured(config.providers[provider]);
+}

@@ -1,18 +1,11 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModel } from 'ai';
-import { PROVIDER_LABELS, type ServerConfig } from './env';
+import { PROVIDERS, defaultBaseUrl, type ProviderDescriptor } from './descriptors';
+import { rootUrl, type ServerConfig } from './env';
 import { createGuardedFetch, type FetchLike } from './guardedFetch';
 import type { ModelRef } from './modelId';
+import type { ClientCredentials } from './requests';
+import { SDK_ADAPTERS } from './sdkAdapters';
 import { checkClientBaseUrl } from './urlPolicy';
-
-/** Per-request credentials typed into the browser. Used once, never stored or logged. */
-export interface ClientCredentials {
-  apiKey?: string;
-  baseUrl?: string;
-}
 
 export type ResolvedModel = {
   ok: true;
@@ -30,6 +23,14 @@ export type ModelResolutionError = {
   providerLabel: string;
 };
 
+/** What to tell the user when a provider has no base URL: only servers known by their address can lack one. */
+function noBaseUrlMessage(d: ProviderDescriptor): string {
+  const spec = d.baseUrl;
+  if (spec.from === 'env') return `No ${d.label} server: set ${spec.env} on the server or enter a base URL in Settings.`;
+  if (spec.from === 'probe') return `${d.label} is disabled on this server (${spec.env}=off); enter a base URL in Settings to use one.`;
+  return `No base URL for ${d.label}: enter one in Settings.`;
+}
+
 /**
  * Build the AI SDK model for a request.
  *
@@ -40,53 +41,26 @@ export type ModelResolutionError = {
  * the operator's key.
  */
 export function resolveLanguageModel(ref: ModelRef, config: ServerConfig, client: ClientCredentials | undefined, baseFetch: FetchLike): ResolvedModel | ModelResolutionError {
-  const providerLabel = ref.provider === 'compat' && config.compat ? config.compat.label : PROVIDER_LABELS[ref.provider];
+  const d = PROVIDERS[ref.provider];
+  const instance = config.providers[ref.provider];
+  const providerLabel = instance?.label ?? d.label;
   const clientKey = client?.apiKey?.trim() || undefined;
 
   let clientBase: string | undefined;
   if (client?.baseUrl?.trim()) {
     const check = checkClientBaseUrl(client.baseUrl, config.clientBaseUrls);
     if (!check.ok) return { ok: false, reason: 'base_url_refused', message: `Base URL refused: ${check.reason}.`, providerLabel };
-    clientBase = check.url;
+    clientBase = rootUrl(d, check.url);
   }
 
   const fetch = clientBase ? createGuardedFetch(baseFetch, { trust: 'client', policy: config.clientBaseUrls }) : createGuardedFetch(baseFetch, { trust: 'server' });
   const notConfigured = (what: string): ModelResolutionError => ({ ok: false, reason: 'not_configured', message: what, providerLabel });
 
-  switch (ref.provider) {
-    case 'openai': {
-      const apiKey = clientKey ?? (clientBase ? undefined : config.openai.apiKey);
-      if (!apiKey) return notConfigured('No OpenAI API key: set OPENAI_API_KEY on the server or enter a key in Settings.');
-      const baseURL = clientBase ?? config.openai.baseUrl;
-      const provider = createOpenAI({ apiKey, baseURL, fetch });
-      // Proxies and gateways behind a custom base URL speak Chat Completions far more often than the Responses API.
-      const custom = baseURL !== 'https://api.openai.com/v1';
-      return { ok: true, model: custom ? provider.chat(ref.model) : provider(ref.model), providerLabel, secrets: [apiKey] };
-    }
-    case 'anthropic': {
-      const apiKey = clientKey ?? (clientBase ? undefined : config.anthropic.apiKey);
-      if (!apiKey) return notConfigured('No Anthropic API key: set ANTHROPIC_API_KEY on the server or enter a key in Settings.');
-      const provider = createAnthropic({ apiKey, baseURL: clientBase ?? config.anthropic.baseUrl, fetch });
-      return { ok: true, model: provider(ref.model), providerLabel, secrets: [apiKey] };
-    }
-    case 'google': {
-      const apiKey = clientKey ?? (clientBase ? undefined : config.google.apiKey);
-      if (!apiKey) return notConfigured('No Google API key: set GOOGLE_GENERATIVE_AI_API_KEY on the server or enter a key in Settings.');
-      const provider = createGoogleGenerativeAI({ apiKey, baseURL: clientBase ?? config.google.baseUrl, fetch });
-      return { ok: true, model: provider(ref.model), providerLabel, secrets: [apiKey] };
-    }
-    case 'compat': {
-      const baseURL = clientBase ?? config.compat?.baseUrl;
-      if (!baseURL) return notConfigured('No OpenAI-compatible server: set OPENAI_COMPATIBLE_BASE_URL on the server or enter a base URL in Settings.');
-      const apiKey = clientKey ?? (clientBase ? undefined : config.compat?.apiKey);
-      const provider = createOpenAICompatible({ name: 'compat', baseURL, apiKey, includeUsage: true, fetch });
-      return { ok: true, model: provider.chatModel(ref.model), providerLabel, secrets: apiKey ? [apiKey] : [] };
-    }
-    case 'ollama': {
-      const root = clientBase?.replace(/\/v1$/, '') ?? config.ollama?.baseUrl;
-      if (!root) return notConfigured('Ollama is disabled on this server (OLLAMA_BASE_URL=off); enter a base URL in Settings to use one.');
-      const provider = createOpenAICompatible({ name: 'ollama', baseURL: `${root}/v1`, apiKey: clientKey, includeUsage: true, fetch });
-      return { ok: true, model: provider.chatModel(ref.model), providerLabel, secrets: clientKey ? [clientKey] : [] };
-    }
-  }
+  const base = clientBase ?? instance?.baseUrl;
+  if (!base) return notConfigured(noBaseUrlMessage(d));
+  const apiKey = clientKey ?? (clientBase ? undefined : instance?.apiKey);
+  if (d.auth.kind === 'required' && !apiKey) return notConfigured(`No ${d.auth.name}: set ${d.auth.env} on the server or enter a key in Settings.`);
+
+  const model = SDK_ADAPTERS[d.sdk]({ provider: ref.provider, baseURL: `${base}${d.sdkPath}`, apiKey, official: base === defaultBaseUrl(d), fetch }, ref.model);
+  return { ok: true, model, providerLabel, secrets: apiKey ? [apiKey] : [] };
 }

@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readServerConfig } from './env';
-import { compatWindow, createModelsCache, listModels, OLLAMA_DEFAULT_NUM_CTX, type ModelsResponse } from './listing';
+import { createModelsCache, listModels, type ModelsResponse } from './listing';
+import { compatWindow, OLLAMA_DEFAULT_NUM_CTX } from './listProtocols';
 import { MAX_MODEL_ID_LENGTH } from './modelId';
 import { chatRequestSchema } from './requests';
 

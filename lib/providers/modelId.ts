@@ -1,15 +1,16 @@
-/**
- * Qualified model ids: "provider:model". The provider part picks the client
- * package and the credentials; the model part goes to the provider unchanged
- * (it may itself contain ':' or '/', e.g. Ollama's "llama3.1:8b" or
- * OpenRouter's "openai/gpt-4o").
- */
+import { PROVIDER_IDS, PROVIDERS, type ProviderId } from './descriptors';
 
-export const PROVIDER_IDS = ['openai', 'anthropic', 'google', 'compat', 'ollama'] as const;
+/**
+ * Qualified model ids: "provider:model". The provider part picks the
+ * descriptor (descriptors.ts): the client package, the credentials, the
+ * tokenizer; the model part goes to the provider unchanged (it may itself
+ * contain ':' or '/', e.g. Ollama's "llama3.1:8b" or OpenRouter's
+ * "openai/gpt-4o"). The one parser of model ids: the routes, the listing and
+ * the token counter all read ids through it.
+ */
 
 /** The longest qualified id the model routes accept; listings leave out what could not be used. */
 export const MAX_MODEL_ID_LENGTH = 300;
-export type ProviderId = (typeof PROVIDER_IDS)[number];
 
 export interface ModelRef {
   provider: ProviderId;
@@ -21,16 +22,15 @@ export function isProviderId(s: string): s is ProviderId {
 }
 
 /**
- * Unqualified ids are accepted where the family is unambiguous, so that
- * DEFAULT_MODEL=gpt-4o or an id from an older export still resolves.
+ * The provider whose family a bare id unambiguously belongs to, or null.
+ * Bare ids are accepted so that DEFAULT_MODEL=gpt-4o or an id from an older
+ * export still resolves.
  */
-function inferProvider(model: string): ProviderId | null {
-  if (/^(gpt-|chatgpt-|o\d(?:-|$))/i.test(model)) return 'openai';
-  if (/^claude-/i.test(model)) return 'anthropic';
-  if (/^gemini-/i.test(model)) return 'google';
-  return null;
+export function inferProvider(model: string): ProviderId | null {
+  return PROVIDER_IDS.find((id) => PROVIDERS[id].unqualified?.test(model)) ?? null;
 }
 
+/** null when the id names no known provider and its family cannot be recognised. */
 export function parseModelId(id: string): ModelRef | null {
   const trimmed = id.trim();
   if (!trimmed) return null;

@@ -4,11 +4,12 @@ import { MB, readJsonBody } from './body';
 import { watchBodyBreaks } from './bodyBreaks';
 import { readServerConfig, type EnvLike, type ServerConfig } from './env';
 import { classifyProviderError, jsonError, type ProviderErrorInfo } from './errors';
-import { resolveLanguageModel, type ClientCredentials } from './factory';
+import { PROVIDER_IDS } from './descriptors';
+import { resolveLanguageModel } from './factory';
 import type { FetchLike } from './guardedFetch';
 import { contextToModelMessages } from './modelMessages';
 import { formatModelId, parseModelId, type ModelRef } from './modelId';
-import { chatRequestSchema, describeZodError, summarizeRequestSchema, type FinishReason, type StreamMetadata } from './requests';
+import { chatRequestSchema, describeZodError, summarizeRequestSchema, type ClientCredentials, type FinishReason, type StreamMetadata } from './requests';
 
 /**
  * The logic of POST /api/chat and POST /api/summarize, kept out of app/ so it
@@ -156,7 +157,7 @@ export async function handleChat(request: Request, deps: ServerDeps): Promise<Re
   const config = readServerConfig(deps.env);
 
   const ref = req.model ? parseModelId(req.model) : (config.defaultModel ?? null);
-  if (!ref) return badRequest(req.model ? `Unknown model id "${req.model}": expected provider:model with provider one of openai, anthropic, google, compat, ollama.` : 'No model given and DEFAULT_MODEL is not set.');
+  if (!ref) return badRequest(req.model ? `Unknown model id "${req.model}": expected provider:model with provider one of ${PROVIDER_IDS.join(', ')}.` : 'No model given and DEFAULT_MODEL is not set.');
 
   const messages = contextToModelMessages(req.context);
   if (!messages.length) return badRequest('The context has nothing to send: every message in it is empty.');

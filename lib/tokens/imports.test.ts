@@ -56,3 +56,24 @@ describe('what the main thread may load', () => {
     expect([...packages].some((p) => p.startsWith('gpt-tokenizer'))).toBe(true);
   });
 });
+
+describe('what the token worker may load', () => {
+  // It reads model ids (lib/providers/modelId.ts and the descriptor table) but must not pull in the provider packages.
+  const isSdk = (p: string) => p.startsWith('@ai-sdk/');
+
+  for (const entry of ['workers/tokens.worker.ts', 'workers/tokens.node-worker.ts']) {
+    it(`${entry} reaches the model-id parser but never a provider package`, () => {
+      const { files, packages } = runtimeGraph(join(ROOT, entry));
+      const local = [...files].map((f) => f.slice(ROOT.length));
+      expect(local).toContain('lib/providers/modelId.ts');
+      expect(local).toContain('lib/providers/descriptors.ts');
+      expect([...packages].filter(isSdk)).toEqual([]);
+      expect(local).not.toContain('lib/providers/sdkAdapters.ts');
+    });
+  }
+
+  it('the server side does load the SDK (the check above can see it)', () => {
+    const { packages } = runtimeGraph(join(ROOT, 'lib/providers/factory.ts'));
+    expect([...packages].filter((p) => p.startsWith('@ai-sdk/')).sort()).toEqual(['@ai-sdk/anthropic', '@ai-sdk/google', '@ai-sdk/openai', '@ai-sdk/openai-compatible']);
+  });
+});

@@ -1,3 +1,5 @@
+import { PROVIDERS, type ProviderId, type TokenizerFamily } from '@/lib/providers/descriptors';
+import { parseModelId } from '@/lib/providers/modelId';
 import type { ImageFormula } from './mediaTokens';
 
 /**
@@ -8,13 +10,14 @@ import type { ImageFormula } from './mediaTokens';
  * models. Everything else (Claude, Gemini, local models) is counted with
  * o200k and scaled by a calibration learned from the provider's reported
  * usage (calibration.ts). Pure: the UI uses it to decide when to show "≈".
+ *
+ * Which rule applies is the provider's tokenizer family (lib/providers/descriptors.ts).
  */
 
-export type Provider = 'openai' | 'anthropic' | 'google' | 'compat' | 'ollama';
 export type Encoding = 'o200k_base' | 'cl100k_base';
 
 export interface TokenizerInfo {
-  provider: Provider;
+  provider: ProviderId;
   /** The model part of "provider:model". */
   model: string;
   encoding: Encoding;
@@ -24,22 +27,6 @@ export interface TokenizerInfo {
   family: 'gpt-o200k' | 'gpt-cl100k' | 'claude' | 'gemini' | 'local';
   /** Whose image formula prices this model's images. */
   imageFormula: ImageFormula;
-}
-
-const PROVIDERS: readonly Provider[] = ['openai', 'anthropic', 'google', 'compat', 'ollama'];
-
-/** Splits "provider:model"; a bare model name is guessed from its shape. */
-export function parseModelId(modelId: string): { provider: Provider; model: string } {
-  const colon = modelId.indexOf(':');
-  if (colon > 0) {
-    const p = modelId.slice(0, colon).toLowerCase();
-    if ((PROVIDERS as readonly string[]).includes(p)) return { provider: p as Provider, model: modelId.slice(colon + 1) };
-  }
-  const m = modelId.toLowerCase();
-  if (m.startsWith('claude')) return { provider: 'anthropic', model: modelId };
-  if (m.startsWith('gemini')) return { provider: 'google', model: modelId };
-  if (openaiEncoding(m)) return { provider: 'openai', model: modelId };
-  return { provider: 'compat', model: modelId };
 }
 
 /**
@@ -54,19 +41,35 @@ export function openaiEncoding(model: string): Encoding | null {
   return null;
 }
 
-export function tokenizerFor(modelId: string): TokenizerInfo {
-  const { provider, model } = parseModelId(modelId);
-  // An OpenAI-compatible server that serves an OpenAI model name (a proxy or router) tokenizes like OpenAI.
-  if (provider === 'openai' || provider === 'compat') {
+type Counting = Omit<TokenizerInfo, 'provider' | 'model'>;
+
+const LOCAL: Counting = { encoding: 'o200k_base', exact: false, family: 'local', imageFormula: 'openai' };
+
+function openaiCounting(enc: Encoding): Counting {
+  return { encoding: enc, exact: true, family: enc === 'o200k_base' ? 'gpt-o200k' : 'gpt-cl100k', imageFormula: 'openai' };
+}
+
+const RULES: Record<TokenizerFamily, (model: string) => Counting> = {
+  openai: (model) => {
     const enc = openaiEncoding(model);
-    if (enc) return { provider, model, encoding: enc, exact: true, family: enc === 'o200k_base' ? 'gpt-o200k' : 'gpt-cl100k', imageFormula: 'openai' };
-    if (provider === 'openai') {
-      // An OpenAI model we do not know yet is most likely a new one: new models ship on o200k.
-      return { provider, model, encoding: 'o200k_base', exact: false, family: 'gpt-o200k', imageFormula: 'openai' };
-    }
-  }
-  if (provider === 'anthropic') return { provider, model, encoding: 'o200k_base', exact: false, family: 'claude', imageFormula: 'anthropic' };
-  if (provider === 'google') return { provider, model, encoding: 'o200k_base', exact: false, family: 'gemini', imageFormula: 'google' };
+    // An OpenAI model we do not know yet is most likely a new one: new models ship on o200k.
+    return enc ? openaiCounting(enc) : { encoding: 'o200k_base', exact: false, family: 'gpt-o200k', imageFormula: 'openai' };
+  },
+  // An OpenAI-compatible server that serves an OpenAI model name (a proxy or router) tokenizes like OpenAI.
+  router: (model) => {
+    const enc = openaiEncoding(model);
+    return enc ? openaiCounting(enc) : LOCAL;
+  },
+  claude: () => ({ encoding: 'o200k_base', exact: false, family: 'claude', imageFormula: 'anthropic' }),
+  gemini: () => ({ encoding: 'o200k_base', exact: false, family: 'gemini', imageFormula: 'google' }),
   // Local models have tokenizers of their own; their vision adapters vary, OpenAI's tile rule is a middle guess.
-  return { provider, model, encoding: 'o200k_base', exact: false, family: 'local', imageFormula: 'openai' };
+  local: () => LOCAL,
+};
+
+/** An id no provider claims (an import from another app, a typo) is counted as an OpenAI-compatible server's model would be. */
+const UNCLAIMED: ProviderId = 'compat';
+
+export function tokenizerFor(modelId: string): TokenizerInfo {
+  const { provider, model } = parseModelId(modelId) ?? { provider: UNCLAIMED, model: modelId };
+  return { provider, model, ...RULES[PROVIDERS[provider].tokenizer](model) };
 }
