@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useModalDialog } from '@/components/common/useModalDialog';
 import { useFlows } from '@/components/state/FlowsProvider';
 import { EXPORT_FORMATS, type ExportFormat } from '@/lib/flows/exportSessions';
-import type { ExportKind } from '@/lib/flows/ports';
+import type { ExportKind } from '@/lib/formats/service';
 
 export function ExportButton({ sessionId, title }: { sessionId: string; title: string }) {
   const flows = useFlows();

@@ -10,7 +10,8 @@ import { planSummary } from './plan';
 import { prepareCompaction } from './prepare';
 import { TURN_PREFIX_DIVIDER } from './prompts';
 import { serializeItem } from './serialize';
-import { isAbortError, languageModelSummarizer } from './summarizer';
+import { languageModelSummarizer } from './languageModelSummarizer';
+import { isAbortError } from './summarizer';
 import type { CompactionPreparation, CompactionResult } from './types';
 
 const settings: CompactionSettings = { ...DEFAULT_COMPACTION_SETTINGS };

@@ -1,5 +1,6 @@
 import { errorMessage } from '@/lib/errors';
-import type { ExportKind, FlowPorts } from './ports';
+import type { ExportKind } from '@/lib/formats/service';
+import type { FlowPorts } from './ports';
 
 export interface ExportFormat {
   kind: ExportKind;

@@ -1,5 +1,6 @@
 import type { ChatStreamResult, ChatTurnRequest, StreamHandlers } from '@/lib/chat/turn';
 import type { TextSummarizer } from '@/lib/compaction/summarizer';
+import type { ExportKind } from '@/lib/formats/service';
 import type { ImportResult } from '@/lib/formats/types';
 import type { ClientCredentials } from '@/lib/providers/requests';
 import type { AppSettings } from '@/lib/settings/appSettings';
@@ -62,7 +63,6 @@ export interface FormatsPort {
   exportAll(snapshots: SessionSnapshot[]): Promise<Uint8Array>;
 }
 
-export type ExportKind = 'jsonl' | 'markdown' | 'markdown-all' | 'html';
 
 /** The models, reached through the app's own server. */
 export interface ModelTransport {

@@ -10,8 +10,10 @@ import { exportMarkdown } from './export/markdown';
 import { importBytes } from './import';
 import { importStream } from './stream';
 import type { ImportResult } from './types';
-import type { ExportKind } from '@/lib/flows/ports';
 import type { SessionSnapshot } from '@/lib/session/types';
+
+/** What one session can be exported as. */
+export type ExportKind = 'jsonl' | 'markdown' | 'markdown-all' | 'html';
 
 export type ProgressFn = (bytesRead: number, totalBytes: number) => void;
 

@@ -58,8 +58,9 @@ describe('what the main thread may load', () => {
 });
 
 describe('what the token worker may load', () => {
-  // It reads model ids (lib/providers/modelId.ts and the descriptor table) but must not pull in the provider packages.
-  const isSdk = (p: string) => p.startsWith('@ai-sdk/');
+  // It reads model ids (lib/providers/modelId.ts and the descriptor table) and plans summaries, but must not pull in
+  // the AI SDK or its provider packages: those run on the server.
+  const isSdk = (p: string) => p === 'ai' || p.startsWith('ai/') || p.startsWith('@ai-sdk/');
 
   for (const entry of ['workers/tokens.worker.ts', 'workers/tokens.node-worker.ts']) {
     it(`${entry} reaches the model-id parser but never a provider package`, () => {
@@ -69,6 +70,7 @@ describe('what the token worker may load', () => {
       expect(local).toContain('lib/providers/descriptors.ts');
       expect([...packages].filter(isSdk)).toEqual([]);
       expect(local).not.toContain('lib/providers/sdkAdapters.ts');
+      expect(local).not.toContain('lib/compaction/languageModelSummarizer.ts');
     });
   }
 
