@@ -1,5 +1,6 @@
 'use client';
 
+import '@/components/common/common.css';
 import { useEffect, useState } from 'react';
 import { openDatabase, watchSessionRow, type SessionRow } from '@/lib/db';
 import { errorMessage } from '@/lib/errors';

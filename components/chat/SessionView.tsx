@@ -1,5 +1,6 @@
 'use client';
 
+import './chat.css';
 import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { autoCompactLimit } from '@/lib/flows/compaction';
 import { chooseSummarizer, resolveModel } from '@/lib/flows/models';

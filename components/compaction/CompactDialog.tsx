@@ -1,5 +1,6 @@
 'use client';
 
+import './compaction.css';
 import { useEffect, useState } from 'react';
 import { useModalDialog } from '@/components/common/useModalDialog';
 import { Markdown } from '@/components/common/Markdown';

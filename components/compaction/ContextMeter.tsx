@@ -1,5 +1,6 @@
 'use client';
 
+import './compaction.css';
 import { formatCount, formatCountShort } from '@/lib/format/numbers';
 import type { ContextFigure } from '@/lib/tokens/pathIndex';
 

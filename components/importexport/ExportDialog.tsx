@@ -1,5 +1,6 @@
 'use client';
 
+import './importexport.css';
 import { useState } from 'react';
 import { useModalDialog } from '@/components/common/useModalDialog';
 import { useFlows } from '@/components/state/FlowsProvider';

@@ -1,5 +1,6 @@
 'use client';
 
+import './importexport.css';
 import { useEffect, useRef, useState } from 'react';
 import { useFlows } from '@/components/state/FlowsProvider';
 import { useImportState } from '@/components/state/hooks';

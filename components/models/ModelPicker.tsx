@@ -1,5 +1,6 @@
 'use client';
 
+import './models.css';
 import { formatCountShort } from '@/lib/format/numbers';
 import type { ModelsResponse } from '@/lib/providers/listing';
 

@@ -1,5 +1,6 @@
 'use client';
 
+import './models.css';
 import { useModels } from './useModels';
 
 /**

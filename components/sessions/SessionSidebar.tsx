@@ -1,5 +1,6 @@
 'use client';
 
+import './sessions.css';
 import { useDeferredValue, useState } from 'react';
 import { watchSessionList, type SessionRow } from '@/lib/db';
 import { useFlows } from '@/components/state/FlowsProvider';

@@ -1,5 +1,6 @@
 'use client';
 
+import './settings.css';
 import { useEffect, useRef, useState } from 'react';
 import type { SessionRow } from '@/lib/db';
 import { errorMessage } from '@/lib/errors';

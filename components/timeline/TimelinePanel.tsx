@@ -1,5 +1,6 @@
 'use client';
 
+import './timeline.css';
 import { useEffect, useMemo, useState } from 'react';
 import { formatCount } from '@/lib/format/numbers';
 import type { SessionFlows } from '@/lib/flows/app';

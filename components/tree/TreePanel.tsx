@@ -1,5 +1,6 @@
 'use client';
 
+import './tree.css';
 import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import type { LeaveChoice } from '@/lib/flows/branch';
