@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { expose, wrap, type Remote } from 'comlink';
 import nodeEndpoint from 'comlink/dist/esm/node-adapter.mjs';
 import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
+import { DEFAULT_COMPACTION_SETTINGS } from '@/lib/session/types';
 import { TreeBuilder } from '@/lib/testing/builder';
 import { generateSession } from '@/lib/testing/generate';
 import { countEntriesInBatches } from '@/lib/tokens/countBatches';
@@ -21,8 +22,9 @@ describe('tokens API over comlink in Node', () => {
 
   it('round-trips calls, results and errors through a MessagePort', async () => {
     const { entries } = generateSession({ seed: 8, entries: 200, model: 'anthropic:claude-sonnet-4-5', usage: true });
-    const direct = await createTokensService().loadPath('d', clone(entries), { model: 'anthropic:claude-sonnet-4-5', keepRecentTokens: 2_000 });
-    const viaPort = await remote.loadPath('d', entries, { model: 'anthropic:claude-sonnet-4-5', keepRecentTokens: 2_000 });
+    const compaction = { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 2_000 };
+    const direct = await createTokensService().loadPath('d', clone(entries), { model: 'anthropic:claude-sonnet-4-5', compaction });
+    const viaPort = await remote.loadPath('d', entries, { model: 'anthropic:claude-sonnet-4-5', compaction });
     expect(viaPort).toEqual(direct);
     expect(await remote.countEntries(entries.slice(0, 10))).toEqual(direct.computed.slice(0, 10).map((c) => c.tokens));
     // The batched path the app uses sends only text and gets the same caches back, in order.

@@ -36,8 +36,10 @@ export function isEmptyFailedReply(m: ChatMessage): boolean {
  * Whether path entry `e` reaches the model when it lies in a kept range, as in
  * buildSessionContext: messages (not empty failed replies) and branch summaries
  * that are not undone. Compactions inside a kept range are superseded.
+ * Only the undone state is read, so the token worker's index can answer from
+ * the states it keeps instead of resolving the path's revisions again.
  */
-export function countsInKeptContext(e: SessionEntry, summaries: ReadonlyMap<EntryId, EffectiveSummary>): boolean {
+export function countsInKeptContext(e: SessionEntry, summaries: ReadonlyMap<EntryId, Pick<EffectiveSummary, 'undone'>>): boolean {
   if (e.type === 'message') return !isEmptyFailedReply(e.message);
   if (e.type === 'branch_summary') return !summaries.get(e.id)?.undone;
   return false;

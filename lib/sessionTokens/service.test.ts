@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as o200k from 'gpt-tokenizer/encoding/o200k_base';
 import * as cl100k from 'gpt-tokenizer/encoding/cl100k_base';
-import type { AssistantMessage, MessageEntry, SessionEntry } from '@/lib/session/types';
+import { DEFAULT_COMPACTION_SETTINGS, type AssistantMessage, type MessageEntry, type SessionEntry } from '@/lib/session/types';
 import { TreeBuilder } from '@/lib/testing/builder';
 import { readFixture } from '@/lib/testing/fixtures';
 import { generateSession } from '@/lib/testing/generate';
@@ -35,7 +35,8 @@ describe('tokens API (direct)', () => {
     const api = createTokensService();
     const b = new TreeBuilder();
     const u1 = b.user('Explain the context meter in two sentences.');
-    await api.loadPath('s', [clone(u1)], { model: 'anthropic:claude-sonnet-4-5', systemPrompt: 'You are terse.', keepRecentTokens: 10 });
+    const compaction = { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 10 };
+    await api.loadPath('s', [clone(u1)], { model: 'anthropic:claude-sonnet-4-5', systemPrompt: 'You are terse.', compaction });
 
     const streaming = b.assistant('The meter', undefined, { status: 'streaming' });
     const step1 = api.append('s', clone(streaming));
@@ -56,7 +57,11 @@ describe('tokens API (direct)', () => {
     const u2 = b.user('And the cut point?');
     const step3 = api.append('s', clone(u2));
     expect(step3.figure.tokens).toBe(49 + Math.round(step2.calibration!.factor * step3.computed[0]!.tokens.o200k));
-    expect(step3.cut).not.toBeNull();
+    // Each update says where a compaction with the session's settings would cut, as compaction does: the new
+    // question alone holds fewer than 10 tokens, so the reply before it stays too (the turn is split there).
+    expect(step3.cut).toMatchObject({ entryId: done.id, turnStartIndex: 0, reason: null });
+    expect(step3.cut!.keptTokens).toBeGreaterThanOrEqual(10);
+    expect((await api.prepareCompaction('s', compaction))?.prep.firstKeptEntryId).toBe(done.id);
     expect(api.calibration('anthropic:claude-sonnet-4-5')).toEqual(step2.calibration);
   });
 

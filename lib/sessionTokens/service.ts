@@ -13,7 +13,6 @@ import { cacheUsable, createExactCounter, countEntry, countPayload, countText, l
 import { isCalibrated, updateCalibration, type Calibration } from '@/lib/tokens/calibration';
 import { MESSAGE_OVERHEAD, REPLY_PRIMING, type CountingPayload } from '@/lib/tokens/entryText';
 import { tokenizerFor, type Encoding, type TokenizerInfo } from '@/lib/tokens/tokenizerFor';
-import type { CutLookup } from '@/lib/tokens/cutPoint';
 import type { CompactionSettings, EntryId, SessionEntry, TokenCache } from '@/lib/session/types';
 // Specific modules, not the barrels: lib/compaction/summarizer.ts pulls in the AI SDK, which the worker does not need.
 import { prepareCompaction, prepareRegeneration, previewCompaction, type CompactionPreview, type PrepareOptions } from '@/lib/compaction/prepare';
@@ -24,6 +23,7 @@ import type { CompactionPreparation, SummaryPlan } from '@/lib/compaction/types'
 import { prepareBranchSummary, type BranchSummaryPreparation } from '@/lib/branch/prepare';
 import { planBranchSummary } from '@/lib/branch/summarize';
 import { compactionSummaryText, branchSummaryText } from '@/lib/tokens/entryText';
+import { compactionCut, type CutOptions, type CutResult } from './cut';
 
 export interface SessionTokenOptions {
   /** Qualified model id, "provider:model". Decides the encoding, the image formula and the calibration. */
@@ -33,8 +33,8 @@ export interface SessionTokenOptions {
   /** Sent with every request, so counted in every estimate. */
   systemPrompt?: string;
   contextWindow?: number;
-  /** When set, every update also returns the cut-point lookup for this budget. */
-  keepRecentTokens?: number;
+  /** When set, every update also returns where a compaction with these settings would cut (findCut). */
+  compaction?: CompactionSettings;
 }
 
 /** How the summarizer requests are planned: its model (tokenizer, calibration), window and output budget. */
@@ -43,12 +43,6 @@ export interface SummaryPlanOptions {
   window: number;
   maxOutputTokens: number;
   customInstructions?: string;
-}
-
-export interface CutResult extends CutLookup {
-  entryId: EntryId | null;
-  /** Where the search began: the first entry the model sees verbatim. */
-  startIndex: number;
 }
 
 export interface PathUpdate {
@@ -157,6 +151,11 @@ export function createTokensService() {
     return next;
   }
 
+  /** The cut rule on the session's path, with the chat window the session was loaded with unless the caller gives one. */
+  function cutOf(s: SessionState, settings: CompactionSettings, opts: CutOptions = {}): CutResult {
+    return compactionCut(s.index, settings, { ...opts, window: opts.window ?? s.opts.contextWindow });
+  }
+
   /** The hybrid context figure is better than the path counts alone: preparation uses it when the caller gave none. */
   function withFigure(s: SessionState, opts: PrepareOptions): PrepareOptions {
     return { ...opts, contextTokens: opts.contextTokens ?? s.index.figure(s.opts.contextWindow).tokens, window: opts.window ?? s.opts.contextWindow };
@@ -181,7 +180,7 @@ export function createTokensService() {
   function result(s: SessionState, calibration?: Calibration): PathUpdate {
     const { index, opts } = s;
     const computed = s.pending.splice(0);
-    const cut = opts.keepRecentTokens !== undefined ? index.findCut(opts.keepRecentTokens) : null;
+    const cut = opts.compaction ? cutOf(s, opts.compaction) : null;
     return {
       figure: index.figure(opts.contextWindow),
       cut,
@@ -279,8 +278,13 @@ export function createTokensService() {
       return s.index.figure(s.opts.contextWindow);
     },
 
-    findCut(sessionKey: string, keepRecentTokens: number, mode: 'atOrAfter' | 'atOrBefore' = 'atOrAfter'): CutResult {
-      return state(sessionKey).index.findCut(keepRecentTokens, mode);
+    /**
+     * Where a compaction with these settings would cut the active path now,
+     * by the rule prepareCompaction uses (see compactionCut), cheap enough to
+     * ask after every append.
+     */
+    findCut(sessionKey: string, settings: CompactionSettings, opts: CutOptions = {}): CutResult {
+      return cutOf(state(sessionKey), settings, opts);
     },
 
     /** Copies of the calibrated per-entry counts and prefix sums of the active path. */

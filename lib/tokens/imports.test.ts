@@ -41,8 +41,9 @@ function runtimeGraph(entry: string): { files: Set<string>; packages: Set<string
 }
 
 describe('what the main thread may load', () => {
-  // The main thread's entry points into the domain: the flows and their browser ports (which start the workers).
-  for (const entry of ['lib/browser/ports.ts', 'lib/flows/app.ts', 'workers/tokensClient.ts']) {
+  // The page and its layout are where the main thread's graph starts (the workers are separate bundles); the flows and
+  // their browser ports (which start the workers) are checked on their own too.
+  for (const entry of ['app/page.tsx', 'app/layout.tsx', 'lib/browser/ports.ts', 'lib/flows/app.ts', 'workers/tokensClient.ts']) {
     it(`${entry} never reaches gpt-tokenizer`, () => {
       const { files, packages } = runtimeGraph(join(ROOT, entry));
       expect([...packages].filter((p) => p.startsWith('gpt-tokenizer'))).toEqual([]);

@@ -9,7 +9,6 @@ import { TreeBuilder } from '@/lib/testing/builder';
 import { Rng } from '@/lib/testing/generate';
 import { countEntry, countText, createExactCounter } from './exact';
 import { MESSAGE_OVERHEAD, summaryText } from './entryText';
-import { findCutIndex, validCutPositions } from './cutPoint';
 import { mediaParts } from './entryText';
 import { mediaTokens } from './mediaTokens';
 import { PathTokenIndex, usableUsage, usageContextTokens } from './pathIndex';
@@ -136,27 +135,25 @@ function randomEntry(r: Rng, id: string, parent: SessionEntry | null, path: Sess
 function check(index: PathTokenIndex, tree: SessionTree, leaf: EntryId | null) {
   const path = tree.pathTo(leaf);
   expect(index.entries().map((e) => e.id)).toEqual(path.map((e) => e.id));
-  // Per-entry counts and prefix sums of both views equal a recomputation from scratch.
-  const want = referenceCounts(path, CAL.factor, 'verbatim');
-  for (const [view, got] of [['own', index.pathTokens()], ['verbatim', index.verbatimTokens()]] as const) {
-    const ref = view === 'own' ? referenceCounts(path, CAL.factor, 'own') : want;
-    expect(got.counts.length).toBe(ref.length);
-    ref.forEach((c, i) => expect(got.counts[i], `${view} ${i}`).toBeCloseTo(c, 6));
-    const refPrefix = pathTokensFromCounts(ref).prefix;
-    for (let i = 0; i <= ref.length; i++) expect(got.prefix[i], `${view} prefix ${i}`).toBeCloseTo(refPrefix[i]!, 6);
-  }
-  // The context figure equals the from-scratch hybrid rule.
+  // Per-entry counts and prefix sums of the own view (lib/compaction's PathTokens) equal a recomputation from scratch.
+  const ref = referenceCounts(path, CAL.factor, 'own');
+  const got = index.pathTokens();
+  expect(got.counts.length).toBe(ref.length);
+  ref.forEach((c, i) => expect(got.counts[i], `own ${i}`).toBeCloseTo(c, 6));
+  const refPrefix = pathTokensFromCounts(ref).prefix;
+  for (let i = 0; i <= ref.length; i++) expect(got.prefix[i], `own prefix ${i}`).toBeCloseTo(refPrefix[i]!, 6);
+  // The context figure (which sums the verbatim view) equals the from-scratch hybrid rule.
   const fig = index.figure();
-  const ref = referenceFigure(tree, leaf);
-  expect(fig.source).toBe(ref.source);
-  expect(Math.abs(fig.tokens - ref.tokens)).toBeLessThanOrEqual(1);
-  // The cut lookup equals the same search over freshly built arrays.
-  const start = buildSessionContext(tree, leaf).keptFromIndex;
-  for (const keep of [50, 400]) {
-    const cut = index.findCut(keep);
-    const fresh = findCutIndex(pathTokensFromCounts(want), validCutPositions(path), start, path.length, keep);
-    expect(cut.index).toBe(fresh.index);
-    expect(cut.startIndex).toBe(start);
+  const refFig = referenceFigure(tree, leaf);
+  expect(fig.source).toBe(refFig.source);
+  expect(Math.abs(fig.tokens - refFig.tokens)).toBeLessThanOrEqual(1);
+  // What the cut search takes from the index instead of a pass over the path: where the
+  // region a compaction may summarise starts, and which summaries are undone.
+  expect(index.compactionState().keptFromIndex).toBe(buildSessionContext(tree, leaf).keptFromIndex);
+  const summaries = resolveSummaries(path);
+  const states = index.summaryStates();
+  for (const e of path) {
+    if (e.type === 'compaction' || e.type === 'branch_summary') expect(states.get(e.id)?.undone, `undone ${e.id}`).toBe(summaries.get(e.id)!.undone);
   }
 }
 

@@ -1,5 +1,4 @@
 import type { AssistantMessage, EntryId, SessionEntry, Usage } from '@/lib/session/types';
-import { findCutIndex, isValidCutEntry, type CutLookup } from './cutPoint';
 import type { PathTokens } from './pathTokens';
 
 /**
@@ -7,21 +6,24 @@ import type { PathTokens } from './pathTokens';
  *
  * Appending is O(1) amortised; moving the leaf pops back to the common
  * ancestor and pushes the new tail, so only the part that differs is touched.
- * From the arrays below, the context figure is O(1) and the cut-point lookup
- * O(log n) at any moment, which is what lets the UI update them after every
- * append of a 10,000-entry session.
+ * From the arrays below, the context figure is O(1) at any moment, and
+ * lib/compaction's cut search runs on pathTokens() plus the region start and
+ * summary states kept here without a pass over the path (lib/sessionTokens/
+ * cut.ts), which is what lets the UI update both after every append of a
+ * 10,000-entry session.
  *
- * Two views of each path position are kept, each with per-entry counts and
- * prefix sums (length n + 1), raw (one encoding, before calibration) and
- * calibrated (factor × raw + media):
+ * Two views of each path position are kept, as per-entry counts and prefix
+ * sums (length n + 1):
  *   own       what the entry is when it reaches the model: a compaction's
  *             (effective) summary, a branch summary's text even while undone.
- *             This is PathTokens as lib/compaction reads it: it picks what is
- *             in context itself (countsInKeptContext).
+ *             Raw (one encoding, before calibration) and calibrated
+ *             (factor × raw + media): the calibrated one is PathTokens as
+ *             lib/compaction reads it, which picks what is in context itself
+ *             (countsInKeptContext).
  *   verbatim  what the entry adds when it lies in the kept part of the
  *             context: compactions 0 (their summary enters once, at the top,
- *             only while in effect), undone branch summaries 0. The context
- *             figure and findCut sum this one, so a range sum is a context size.
+ *             only while in effect), undone branch summaries 0. Raw only: the
+ *             context figure sums a range of it, then calibrates the sum.
  * and per prefix length k:
  *   compAt[k]   position of the compaction in effect for path[0..k), or -1;
  *   anchorAt[k] position of the last assistant message whose reported usage
@@ -30,7 +32,7 @@ import type { PathTokens } from './pathTokens';
  * Summary revisions (regenerate / edit / undo / redo) change what an earlier
  * summary contributes; they are rare, so applying one patches the prefix sums
  * after its target (O(n)) and popping it restores them.
-  */
+ */
 
 export interface EntryTokenCounts {
   /** Raw text and framing tokens (for summaries: the wrapped summary). */
@@ -130,44 +132,58 @@ class I32 {
 }
 
 
-/** Per-entry counts and prefix sums of one view of the path (see the header). */
-class Track {
+/** Raw per-entry counts of one view of the path and their prefix sums (see the header). */
+class RawSums {
   readonly raw = new F64(64);
-  readonly counts = new F64(64);
-  /** Raw prefix sums. */
   readonly R = new F64(65);
-  /** Calibrated prefix sums. */
-  readonly P = new F64(65);
 
   ensure(n: number) {
     this.raw.ensure(n);
-    this.counts.ensure(n);
     this.R.ensure(n + 1);
+  }
+
+  set(i: number, raw: number) {
+    this.raw.a[i] = raw;
+    this.R.a[i + 1] = this.R.a[i]! + raw;
+  }
+
+  /** Adds `delta` raw tokens at position p and to the sums after it, up to prefix length `upTo`. */
+  shift(p: number, delta: number, upTo: number) {
+    if (delta === 0) return;
+    this.raw.a[p] = this.raw.a[p]! + delta;
+    for (let k = p + 1; k <= upTo; k++) this.R.a[k] = this.R.a[k]! + delta;
+  }
+}
+
+/** Raw sums plus calibrated per-entry counts and prefix sums (factor × raw + media): PathTokens. */
+class CalibratedSums {
+  readonly sums = new RawSums();
+  readonly counts = new F64(64);
+  readonly P = new F64(65);
+
+  ensure(n: number) {
+    this.sums.ensure(n);
+    this.counts.ensure(n);
     this.P.ensure(n + 1);
   }
 
   set(i: number, raw: number, media: number, f: number) {
     const c = f * raw + media;
-    this.raw.a[i] = raw;
+    this.sums.set(i, raw);
     this.counts.a[i] = c;
-    this.R.a[i + 1] = this.R.a[i]! + raw;
     this.P.a[i + 1] = this.P.a[i]! + c;
   }
 
-  /** Adds `delta` raw tokens at position p and to the sums after it, up to prefix length `upTo`. */
   shift(p: number, delta: number, upTo: number, f: number) {
     if (delta === 0) return;
     const fd = f * delta;
-    this.raw.a[p] = this.raw.a[p]! + delta;
+    this.sums.shift(p, delta, upTo);
     this.counts.a[p] = this.counts.a[p]! + fd;
-    for (let k = p + 1; k <= upTo; k++) {
-      this.R.a[k] = this.R.a[k]! + delta;
-      this.P.a[k] = this.P.a[k]! + fd;
-    }
+    for (let k = p + 1; k <= upTo; k++) this.P.a[k] = this.P.a[k]! + fd;
   }
 
   recalibrate(n: number, f: number, media: Float64Array) {
-    const raw = this.raw.a;
+    const raw = this.sums.raw.a;
     const counts = this.counts.a;
     const P = this.P.a;
     for (let i = 0; i < n; i++) {
@@ -184,15 +200,13 @@ class Track {
 export class PathTokenIndex {
   private readonly path: SessionEntry[] = [];
   private readonly pos = new Map<EntryId, number>();
-  private readonly own = new Track();
-  private readonly verb = new Track();
+  private readonly own = new CalibratedSums();
+  private readonly verb = new RawSums();
   private readonly media = new F64(64);
   /** Prefix sums of media. */
   private readonly M = new F64(65);
   private readonly compAt = new I32(65);
   private readonly anchorAt = new I32(65);
-  private readonly valid = new I32(64);
-  private validLen = 0;
   private readonly compactions: number[] = [];
   private readonly summaries = new Map<EntryId, SummaryState>();
   private readonly revisions = new Map<number, RevisionUndo>();
@@ -242,7 +256,6 @@ export class PathTokenIndex {
     this.own.ensure(i + 1);
     this.verb.ensure(i + 1);
     this.media.ensure(i + 1);
-    this.valid.ensure(i + 1);
     this.M.ensure(i + 2);
     this.compAt.ensure(i + 2);
     this.anchorAt.ensure(i + 2);
@@ -279,10 +292,9 @@ export class PathTokenIndex {
     this.media.a[i] = c.media;
     this.M.a[i + 1] = this.M.a[i]! + c.media;
     this.own.set(i, c.text, c.media, f);
-    this.verb.set(i, verbatim, c.media, f);
+    this.verb.set(i, verbatim);
     this.compAt.a[i + 1] = comp;
     this.anchorAt.a[i + 1] = anchor;
-    if (isValidCutEntry(entry)) this.valid.a[this.validLen++] = i;
   }
 
   /** Removes the leaf and returns it. */
@@ -291,7 +303,6 @@ export class PathTokenIndex {
     if (i < 0) return undefined;
     const entry = this.path.pop()!;
     this.pos.delete(entry.id);
-    if (this.validLen > 0 && this.valid.a[this.validLen - 1] === i) this.validLen--;
     if (entry.type === 'compaction') this.compactions.pop();
     if (entry.type === 'compaction' || entry.type === 'branch_summary') this.summaries.delete(entry.id);
     const undo = this.revisions.get(i);
@@ -299,7 +310,7 @@ export class PathTokenIndex {
       this.revisions.delete(i);
       this.summaries.set(undo.targetId, undo.prev);
       this.own.shift(undo.prev.pos, -undo.ownDelta, i, this.cal.factor);
-      this.verb.shift(undo.prev.pos, -undo.verbDelta, i, this.cal.factor);
+      this.verb.shift(undo.prev.pos, -undo.verbDelta, i);
     }
     return entry;
   }
@@ -347,7 +358,6 @@ export class PathTokenIndex {
     if (!refactor) return;
     const n = this.path.length;
     this.own.recalibrate(n, cal.factor, this.media.a);
-    this.verb.recalibrate(n, cal.factor, this.media.a);
   }
 
   private activeCompaction(): number {
@@ -368,12 +378,12 @@ export class PathTokenIndex {
     else if (summary !== undefined) s.tokens = this.counter.revisedSummary(s.kind, summary);
     else return null;
     const f = this.cal.factor;
-    const ownDelta = s.tokens - this.own.raw.a[s.pos]!;
+    const ownDelta = s.tokens - this.own.sums.raw.a[s.pos]!;
     this.own.shift(s.pos, ownDelta, at, f);
     let verbDelta = 0;
     if (s.kind === 'branch_summary') {
       verbDelta = (s.undone ? 0 : s.tokens) - this.verb.raw.a[s.pos]!;
-      this.verb.shift(s.pos, verbDelta, at, f);
+      this.verb.shift(s.pos, verbDelta, at);
     }
     return { targetId, prev, ownDelta, verbDelta };
   }
@@ -389,14 +399,14 @@ export class PathTokenIndex {
     return this.own.view(this.path.length);
   }
 
-  /** Calibrated verbatim counts (see the header): range sums are context sizes. Views, like pathTokens(). */
-  verbatimTokens(): PathTokens {
-    return this.verb.view(this.path.length);
-  }
-
-  /** Increasing path indices that may start the kept part (see isValidCutEntry). */
-  validCuts(): Int32Array {
-    return this.valid.a.subarray(0, this.validLen);
+  /**
+   * Whether each compaction and branch summary on the path is undone, after
+   * the revisions on the path (as resolveSummaries decides it): what
+   * lib/compaction's countsInKeptContext reads. A view: valid until the next
+   * mutation.
+   */
+  summaryStates(): ReadonlyMap<EntryId, { readonly undone: boolean }> {
+    return this.summaries;
   }
 
   /** The compaction in effect for path[0..k) (default: the whole path) and where its kept part starts. */
@@ -481,16 +491,5 @@ export class PathTokenIndex {
     const r = this.requestCount(n);
     const estimated = f * r.text + this.cal.offset + r.media;
     return withWindow({ tokens: Math.round(estimated), source: 'estimate', approximate: this.cal.approximate, estimatedTokens: Math.round(estimated) });
-  }
-
-  /**
-   * Where a compaction would cut now: the search runs over the part of the
-   * path the model sees verbatim (from the kept part of the compaction in
-   * effect to the leaf).
-   */
-  findCut(keepRecentTokens: number, mode: 'atOrAfter' | 'atOrBefore' = 'atOrAfter'): CutLookup & { entryId: EntryId | null; startIndex: number } {
-    const start = this.compactionState().keptFromIndex;
-    const r = findCutIndex(this.verbatimTokens(), this.valid.a, start, this.path.length, keepRecentTokens, { mode, validCount: this.validLen });
-    return { ...r, entryId: r.index >= 0 ? this.path[r.index]!.id : null, startIndex: start };
   }
 }
