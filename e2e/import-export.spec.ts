@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { zipBomb } from '../lib/formats/testZip';
+import { zipBomb } from '../lib/testing/zips';
 import { chatTurn, expect, newSession, openApp, test, assistantMessages, userMessages } from './support/fixtures';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/real/', import.meta.url));

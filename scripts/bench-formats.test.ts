@@ -2,7 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { importStream, importText } from '@/lib/formats';
 import { SessionTree } from '@/lib/session/tree';
-import { chatGptExportChunks, emptyShape, generateChatGptExport, utf8Length, type ChatGptConversation } from '@/lib/testing/generateChatGpt';
+import { utf8Length } from '@/lib/formats/lines';
+import { chatGptExportChunks, emptyShape, generateChatGptExport, type ChatGptConversation } from '@/lib/testing/generateChatGpt';
 
 /**
  * The generated ChatGPT export the formats bench imports must be something

@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { expectInert } from '@/lib/formats/testHelpers';
+import { expectInert } from '@/lib/testing/formatChecks';
 import { XSS_PAYLOADS } from '@/lib/testing/xssPayloads';
 import { Markdown } from './Markdown';
 

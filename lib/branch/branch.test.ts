@@ -5,7 +5,7 @@ import { scriptedModel } from '@/lib/testing/scriptedModel';
 import { buildSessionContext } from '@/lib/session/context';
 import { SessionTree } from '@/lib/session/tree';
 import type { BranchSummaryEntry, SessionEntry } from '@/lib/session/types';
-import { languageModelSummarizer } from '@/lib/compaction/languageModelSummarizer';
+import { languageModelSummarizer } from '@/lib/testing/languageModelSummarizer';
 import { isAbortError } from '@/lib/compaction/summarizer';
 import { EXTRACTIVE_LABEL } from '@/lib/compaction/extractive';
 import { collectBranchEntries } from './collect';

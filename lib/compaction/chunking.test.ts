@@ -7,7 +7,7 @@ import { planSummary } from './plan';
 import { prepareCompaction } from './prepare';
 import { runSummaryPlan } from './run';
 import { groupItems } from './serialize';
-import { languageModelSummarizer } from './languageModelSummarizer';
+import { languageModelSummarizer } from '@/lib/testing/languageModelSummarizer';
 import type { CompactionPreparation, SummaryItem, SummaryPlan } from './types';
 
 const WINDOW = 4000;

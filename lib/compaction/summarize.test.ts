@@ -10,7 +10,7 @@ import { planSummary } from './plan';
 import { prepareCompaction } from './prepare';
 import { TURN_PREFIX_DIVIDER } from './prompts';
 import { serializeItem } from './serialize';
-import { languageModelSummarizer } from './languageModelSummarizer';
+import { languageModelSummarizer } from '@/lib/testing/languageModelSummarizer';
 import { isAbortError } from './summarizer';
 import type { CompactionPreparation, CompactionResult } from './types';
 

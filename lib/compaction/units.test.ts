@@ -3,7 +3,7 @@ import { DEFAULT_COMPACTION_SETTINGS } from '@/lib/session/types';
 import { EXTRACTIVE_LABEL, extractiveSummary } from './extractive';
 import { addDetails, addMessage, classifyToolCall, createFileOps, fileFooter, stripFileFooter, toFileLists, withFileFooter } from './fileOps';
 import { canCompactNow, compactionLimit, compactionVerdict, emergencyKeepRecent, shouldCompact, wouldOverflow } from './policy';
-import { usageFromAi } from './languageModelSummarizer';
+import { usageFromAi } from '@/lib/testing/languageModelSummarizer';
 import { addUsage } from './summarizer';
 import type { SummaryItem } from './types';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { allFixtureFiles, FIXTURES, FIXTURES_DIR, readFixture } from '@/lib/testing/fixtures';
 import { DETECT_HEAD_CHARS, detectFormat, scanHead } from './detect';
 import { exportJsonl } from './export/jsonl';
-import { sampleSnapshot } from './testHelpers';
+import { sampleSnapshot } from '@/lib/testing/formatChecks';
 import { ImportError, type DetectedFormat } from './types';
 
 const EXPECTED: Record<keyof typeof FIXTURES, DetectedFormat> = {

@@ -6,7 +6,7 @@ import { buildSessionContext } from '@/lib/session/context';
 import { SessionTree } from '@/lib/session/tree';
 import { contentHash } from './hash';
 import { importText } from './import';
-import { expectNoBase64InText, expectToolResultsPaired, expectWellFormed, withoutSessionId } from './testHelpers';
+import { expectNoBase64InText, expectToolResultsPaired, expectWellFormed, withoutSessionId } from '@/lib/testing/formatChecks';
 
 /** Invariants every imported real transcript must satisfy, whatever its format. */
 describe.each(allFixtureFiles())('fixture %s', (file) => {

@@ -6,7 +6,7 @@ import { buildSessionContext } from '@/lib/session/context';
 import { exportJsonl } from './export/jsonl';
 import { importText } from './import';
 import { importStream } from './stream';
-import { asAsync, expectWellFormed, prng, randomChunks, sampleSnapshot, withoutSessionId } from './testHelpers';
+import { asAsync, expectWellFormed, prng, randomChunks, sampleSnapshot, withoutSessionId } from '@/lib/testing/formatChecks';
 import { ImportError, type ImportResult } from './types';
 
 /**

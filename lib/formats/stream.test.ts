@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importText } from './import';
 import { importStream } from './stream';
-import { asAsync, expectWellFormed, prng, randomChunks, withoutSessionId } from './testHelpers';
+import { asAsync, expectWellFormed, prng, randomChunks, withoutSessionId } from '@/lib/testing/formatChecks';
 import { ImportError, type ImportResult } from './types';
 
 function comparable(r: ImportResult) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectInert } from '@/lib/formats/testHelpers';
+import { expectInert } from '@/lib/testing/formatChecks';
 import { renderMarkdownToHtml } from './render';
 
 describe('expectInert (the check the export tests rely on)', () => {

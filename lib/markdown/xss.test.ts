@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectInert } from '@/lib/formats/testHelpers';
+import { expectInert } from '@/lib/testing/formatChecks';
 import { exportHtml } from '@/lib/formats/export/html';
 import { XSS_PAYLOADS } from '@/lib/testing/xssPayloads';
 import { renderMarkdownToHtml } from './render';

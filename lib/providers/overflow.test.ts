@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { classifyProviderError } from './errors';
-import { NOT_OVERFLOW_FIXTURES, OVERFLOW_FIXTURES } from './overflow.fixtures';
+import { NOT_OVERFLOW_FIXTURES, OVERFLOW_FIXTURES } from '@/lib/testing/overflowErrors';
 import { OVERFLOW_PATTERNS, isContextOverflowText, overflowNumbers, usageOverflow } from './overflow';
 
 describe('context overflow recognition on real provider bodies', () => {

@@ -8,7 +8,7 @@
  * loose words like "tokens" or "too long", because those also appear in rate
  * limits ("tokens per min"), output-limit errors ("max_tokens is too large")
  * and payload limits ("string too long"). Real bodies for every pattern live in
- * overflow.fixtures.ts with their sources.
+ * lib/testing/overflowErrors.ts with their sources.
  */
 
 export interface OverflowPattern {

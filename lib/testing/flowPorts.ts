@@ -3,7 +3,7 @@ import 'fake-indexeddb/auto';
 import { AppDB } from '@/lib/db/db';
 import { createSessionStore } from '@/lib/db/store';
 import type { ChatStreamResult, ChatTurnRequest, StreamHandlers } from '@/lib/chat/turn';
-import { languageModelSummarizer } from '@/lib/compaction/languageModelSummarizer';
+import { languageModelSummarizer } from '@/lib/testing/languageModelSummarizer';
 import { createFormatsService } from '@/lib/formats/service';
 import type { AppFlows } from '@/lib/flows/app';
 import type { FlowPorts, ModelTransport, Notifier, StreamLocks, TokensPort } from '@/lib/flows/ports';

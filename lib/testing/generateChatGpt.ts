@@ -1,3 +1,4 @@
+import { utf8Length } from '@/lib/formats/lines';
 import { Rng } from './generate';
 
 /**
@@ -99,21 +100,6 @@ export interface ChatGptExportShape {
 
 export function emptyShape(): ChatGptExportShape {
   return { conversations: 0, nodes: 0, messages: 0, branchPoints: 0, editedPrompts: 0, regeneratedReplies: 0, toolCalls: 0, images: 0, reasoningReplies: 0, bytes: 0 };
-}
-
-/** UTF-8 length without Buffer/TextEncoder, so lib/ stays runtime-neutral and no copy is made. */
-export function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
 }
 
 // ------------------------------------------------------------------ text

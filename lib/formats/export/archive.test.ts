@@ -4,11 +4,11 @@ import { readFixture } from '@/lib/testing/fixtures';
 import { importBytes } from '../import';
 import { readChatGpt } from '../readers/chatgpt';
 import { readPi } from '../readers/pi';
-import { sampleSnapshot } from '../testHelpers';
+import { sampleSnapshot } from '@/lib/testing/formatChecks';
 import { ImportError } from '../types';
 import { exportArchive, importArchive, isZip, MAX_UNPACKED_BYTES } from './archive';
 import { exportJsonl } from './jsonl';
-import { declareSizes, zipBomb } from '../testZip';
+import { declareSizes, zipBomb } from '@/lib/testing/zips';
 
 describe('archive', () => {
   const sessions = [sampleSnapshot(), ...readChatGpt(readFixture('chatgptExport')).sessions, readPi(readFixture('piV1')).sessions[0]!];

@@ -3,7 +3,7 @@ import { readFixture } from '@/lib/testing/fixtures';
 import type { SessionEntry, SessionSnapshot } from '@/lib/session/types';
 import { readPi } from '../readers/pi';
 import { readClaudeCode } from '../readers/claudeCode';
-import { expectInert, sampleSnapshot, startTags } from '../testHelpers';
+import { expectInert, sampleSnapshot, startTags } from '@/lib/testing/formatChecks';
 import { EXPORT_CSP, exportHtml } from './html';
 
 const HOSTILE = [

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importText } from '../import';
 import { NATIVE_FORMAT, readNative } from '../readers/native';
-import { expectWellFormed, sampleSnapshot } from '../testHelpers';
+import { expectWellFormed, sampleSnapshot } from '@/lib/testing/formatChecks';
 import { ImportError } from '../types';
 import { exportJsonl } from './jsonl';
 

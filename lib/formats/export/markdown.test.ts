@@ -3,7 +3,7 @@ import { readFixture } from '@/lib/testing/fixtures';
 import { buildSessionContext } from '@/lib/session/context';
 import { readPi } from '../readers/pi';
 import { readChatGpt } from '../readers/chatgpt';
-import { allParts, sampleSnapshot } from '../testHelpers';
+import { allParts, sampleSnapshot } from '@/lib/testing/formatChecks';
 import { exportMarkdown, fence } from './markdown';
 
 describe('exportMarkdown', () => {

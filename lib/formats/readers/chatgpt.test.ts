@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildSessionContext } from '@/lib/session/context';
 import { SessionTree } from '@/lib/session/tree';
 import { readFixture } from '@/lib/testing/fixtures';
-import { expectToolResultsPaired, expectWellFormed, type Raw } from '../testHelpers';
+import { expectToolResultsPaired, expectWellFormed, type Raw } from '@/lib/testing/formatChecks';
 import { ImportError } from '../types';
 import { readChatGpt } from './chatgpt';
 

@@ -3,7 +3,7 @@ import { buildSessionContext } from '@/lib/session/context';
 import { SessionTree } from '@/lib/session/tree';
 import { readFixture, type FixtureName } from '@/lib/testing/fixtures';
 import type { CompactionEntry, ImagePart, SessionEntry } from '@/lib/session/types';
-import { allParts, expectNoBase64InText, expectToolResultsPaired, expectWellFormed, rawRecords, type Raw } from '../testHelpers';
+import { allParts, expectNoBase64InText, expectToolResultsPaired, expectWellFormed, rawRecords, type Raw } from '@/lib/testing/formatChecks';
 import { readClaudeCode } from './claudeCode';
 
 function load(name: FixtureName) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SessionTree } from '@/lib/session/tree';
 import { readFixture } from '@/lib/testing/fixtures';
-import { expectToolResultsPaired, expectWellFormed, type Raw } from '../testHelpers';
+import { expectToolResultsPaired, expectWellFormed, type Raw } from '@/lib/testing/formatChecks';
 import { readLibreChat } from './librechat';
 
 const ROOT = '00000000-0000-0000-0000-000000000000';

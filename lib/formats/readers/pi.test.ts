@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildSessionContext } from '@/lib/session/context';
 import { readFixture } from '@/lib/testing/fixtures';
 import type { CompactionEntry, ImagePart } from '@/lib/session/types';
-import { allParts, countBy, expectNoBase64InText, expectToolResultsPaired, expectWellFormed, rawRecords, type Raw } from '../testHelpers';
+import { allParts, countBy, expectNoBase64InText, expectToolResultsPaired, expectWellFormed, rawRecords, type Raw } from '@/lib/testing/formatChecks';
 import { ImportError } from '../types';
 import { readPi } from './pi';
 

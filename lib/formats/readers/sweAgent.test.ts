@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildSessionContext } from '@/lib/session/context';
 import { readFixture } from '@/lib/testing/fixtures';
-import { countBy, expectToolResultsPaired, expectWellFormed, type Raw } from '../testHelpers';
+import { countBy, expectToolResultsPaired, expectWellFormed, type Raw } from '@/lib/testing/formatChecks';
 import { readSweAgent } from './sweAgent';
 
 describe('SWE-agent trajectory fixture (pydicom__pydicom-1458.traj)', () => {

@@ -1,6 +1,6 @@
 import { streamText, type LanguageModel, type LanguageModelUsage } from 'ai';
 import type { Usage } from '@/lib/session/types';
-import { abortError, throwIfAborted, type TextSummarizer } from './summarizer';
+import { abortError, throwIfAborted, type TextSummarizer } from '@/lib/compaction/summarizer';
 
 /**
  * The summarizer over an AI SDK model: what the server's /api/summarize runs,
