@@ -41,6 +41,7 @@ const META_FIELDS: AllKeys<SessionMeta> = {
   compaction: true,
   source: true,
   cwd: true,
+  undated: true,
 };
 
 const SOURCE_FIELDS: AllKeys<SessionSource> = { format: true, fileName: true, hash: true, originalId: true };

@@ -18,6 +18,11 @@ export const SUPPORTED_FORMATS: readonly { id: DetectedFormat; label: string }[]
 
 export interface ImportOptions {
   fileName?: string;
+  /**
+   * When the import runs (ms). A file that records no times gets this instead
+   * of an invented date (see EntryAssembler); defaults to the clock.
+   */
+  importedAt?: number;
 }
 
 export interface ImportResult {

@@ -138,6 +138,7 @@ export const sessionMetaSchema = z.looseObject({
     .object({ format: z.string(), fileName: z.string().optional(), hash: z.string().optional(), originalId: z.string().optional() })
     .optional(),
   cwd: z.string().optional(),
+  undated: z.boolean().optional(),
 });
 
 // Compile-time check that the schemas and the hand-written types agree.

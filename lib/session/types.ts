@@ -278,6 +278,12 @@ export interface SessionMeta {
   source?: SessionSource;
   /** Working directory the transcript came from (coding agents); shown, never used. */
   cwd?: string;
+  /**
+   * The imported file recorded no times at all: `createdAt`, `updatedAt` and the
+   * entries' timestamps are when it was imported, and the UI says so instead of
+   * showing them as the conversation's dates.
+   */
+  undated?: boolean;
 }
 
 /** A whole session in memory: what importers produce and exporters consume. */

@@ -12,7 +12,7 @@ import type {
   Usage,
   UserContent,
 } from '@/lib/session/types';
-import { EntryAssembler } from '../assemble';
+import { EntryAssembler, NO_TIME, timeSpan } from '../assemble';
 import { ImportError, type ImportOptions, type ImportResult } from '../types';
 import { arr, base64Image, bool, compact, jsonText, num, obj, str, stripAnsi, textPart, titleFrom, toMs, type Json } from '../util';
 import { readJsonlText, type JsonlSink, type ReadContext } from './jsonl';
@@ -129,13 +129,13 @@ class ClaudeSink implements JsonlSink {
   private readonly skipped = new Map<string, number>();
   private pendingBoundary: { rec: Json; base: Base } | null = null;
   private lastMainId: string | null = null;
-  private lastTs = 0;
+  private lastTs = NO_TIME;
   private cwd: string | undefined;
   private sessionId: string | undefined;
   private model: string | undefined;
 
   constructor(private readonly ctx: ReadContext) {
-    this.asm = new EntryAssembler('claude-code', ctx.warnings);
+    this.asm = new EntryAssembler('claude-code', ctx.warnings, ctx.importedAt);
   }
 
   private base(rec: Json): Base | undefined {
@@ -328,20 +328,16 @@ class ClaudeSink implements JsonlSink {
       );
       title = titleFrom(firstUser?.type === 'message' ? messageText(firstUser.message) : undefined, 'Claude Code session');
     }
-    let createdAt = Infinity;
-    let updatedAt = 0;
-    for (const e of entries) {
-      if (e.timestamp < createdAt) createdAt = e.timestamp;
-      if (e.timestamp > updatedAt) updatedAt = e.timestamp;
-    }
+    const { createdAt, updatedAt } = timeSpan(entries, this.asm.fallbackTime);
     const meta = compact({
       id: newId(),
       title,
-      createdAt: Number.isFinite(createdAt) ? createdAt : 0,
+      createdAt,
       updatedAt,
       leafId,
       model: this.model,
       cwd: this.cwd,
+      undated: this.asm.undated || undefined,
       source: compact({ format: 'claude-code', fileName: this.ctx.fileName, hash, originalId: this.sessionId }),
     });
     return { format: 'claude-code', sessions: [{ meta, entries }], warnings: this.ctx.warnings };
