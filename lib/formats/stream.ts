@@ -4,9 +4,13 @@ import { Fnv1a64 } from './hash';
 import { parseJsonDocument } from './jsonValues';
 import { LineSplitter, Utf8Counter } from './lines';
 import { ChatGptCollector } from './readers/chatgpt';
+import { ClaudeAiCollector } from './readers/claudeAi';
 import { claudeCodeSink } from './readers/claudeCode';
+import { codexSink } from './readers/codex';
+import { geminiSink, isGeminiDocument } from './readers/gemini';
 import { asImportError, JsonlFeeder, type JsonlSinkFactory } from './readers/jsonl';
 import { nativeSink } from './readers/native';
+import { OpenWebUiCollector } from './readers/openWebUi';
 import { piSink } from './readers/pi';
 import { readAs } from './import';
 import { ImportError, type FormatId, type ImportOptions, type ImportResult } from './types';
@@ -15,12 +19,14 @@ import { ImportError, type FormatId, type ImportOptions, type ImportResult } fro
  * Streaming import for files too big to hold twice (100 MB ChatGPT exports).
  *
  * The first ~64 KB are buffered to detect the format, then:
- * - JSON lines (native, pi, Claude Code) go line by line through the same
- *   JsonlFeeder the text readers use;
- * - a ChatGPT array is parsed with @streamparser/json, one conversation at a
- *   time, each handed to the same converter the text reader uses and then
- *   dropped (keepStack: false, so the parser does not keep them either);
- * - LibreChat and SWE-agent files are small and are buffered, then read as text.
+ * - JSON lines (native, pi, Claude Code, Codex, Gemini CLI's .jsonl) go line
+ *   by line through the same JsonlFeeder the text readers use;
+ * - a ChatGPT, Claude.ai or Open WebUI export array is parsed with
+ *   @streamparser/json, one conversation at a time, each handed to the same
+ *   converter the text reader uses and then dropped (keepStack: false, so the
+ *   parser does not keep them either);
+ * - single documents (LibreChat, SWE-agent, LobeChat, a Gemini CLI .json, one
+ *   Open WebUI chat) are small and are buffered, then read as text.
  * The content hash is computed over the chunks as they pass, so it equals the
  * hash of the whole text.
  */
@@ -39,6 +45,20 @@ const JSONL_SINKS: Partial<Record<FormatId, JsonlSinkFactory>> = {
   native: nativeSink,
   pi: piSink,
   'claude-code': claudeCodeSink,
+  codex: codexSink,
+  'gemini-cli': geminiSink,
+};
+
+/** Converts one element of an export array at a time (ChatGptCollector and its kin). */
+interface ArrayCollector {
+  add(element: unknown): void;
+  finish(hash: string): ImportResult;
+}
+
+const ARRAY_COLLECTORS: Partial<Record<FormatId, (opts: ImportOptions) => ArrayCollector>> = {
+  chatgpt: (opts) => new ChatGptCollector(opts),
+  'claude-ai': (opts) => new ClaudeAiCollector(opts),
+  'open-webui': (opts) => new OpenWebUiCollector(opts),
 };
 
 function jsonlConsumer(format: FormatId, factory: JsonlSinkFactory, opts: ImportOptions): Consumer {
@@ -53,18 +73,17 @@ function jsonlConsumer(format: FormatId, factory: JsonlSinkFactory, opts: Import
   };
 }
 
-function streamError(err: unknown, chars: number): ImportError {
+function streamError(err: unknown, chars: number, format: FormatId): ImportError {
   if (err instanceof ImportError) return err;
   const msg = err instanceof Error ? err.message : String(err);
-  if (/ended in (the )?mid/i.test(msg)) return new ImportError('The file ends in the middle of a JSON value (truncated JSON).', { format: 'chatgpt', cause: err });
+  if (/ended in (the )?mid/i.test(msg)) return new ImportError('The file ends in the middle of a JSON value (truncated JSON).', { format, cause: err });
   const pos = /absolute position "?(\d+)/.exec(msg) ?? /position "?(\d+)/.exec(msg);
   const where = pos ? `at byte ${pos[1]}` : `after character ${chars}`;
   const why = msg.replace(/\s*at chunk position "?\d+"?\s*\(absolute position "?\d+"?\)/, '').replace(/\s*at position "?\d+"?/, '');
-  return new ImportError(`Invalid JSON ${where} (${why})`, { format: 'chatgpt', cause: err });
+  return new ImportError(`Invalid JSON ${where} (${why})`, { format, cause: err });
 }
 
-function chatGptArrayConsumer(opts: ImportOptions): Consumer {
-  const collector = new ChatGptCollector(opts);
+function arrayConsumer(collector: ArrayCollector, format: FormatId): Consumer {
   const parser = new JSONParser({ paths: ['$.*'], keepStack: false });
   const queue: unknown[] = [];
   // Conversations are converted after write() returns, so a conversion error is ours, not the parser's.
@@ -81,7 +100,7 @@ function chatGptArrayConsumer(opts: ImportOptions): Consumer {
     try {
       parser.write(text);
     } catch (err) {
-      throw streamError(err, seen);
+      throw streamError(err, seen, format);
     }
     seen += text.length;
     drain();
@@ -103,7 +122,7 @@ function chatGptArrayConsumer(opts: ImportOptions): Consumer {
         // Without a separator the parser ends by itself once the root array closes.
         if (!parser.isEnded) parser.end();
       } catch (err) {
-        throw streamError(err, seen);
+        throw streamError(err, seen, format);
       }
       drain();
       return collector.finish(hash);
@@ -118,9 +137,10 @@ function bufferedConsumer(finish: (text: string) => ImportResult): Consumer {
 
 function consumerFor(format: FormatId, head: string, opts: ImportOptions): Consumer {
   const sink = JSONL_SINKS[format];
-  if (sink) return jsonlConsumer(format, sink, opts);
+  if (sink && !(format === 'gemini-cli' && isGeminiDocument(head))) return jsonlConsumer(format, sink, opts);
+  const collector = ARRAY_COLLECTORS[format];
+  if (collector && head.trimStart().startsWith('[')) return arrayConsumer(collector(opts), format);
   if (format === 'chatgpt') {
-    if (head.trimStart().startsWith('[')) return chatGptArrayConsumer(opts);
     // A single conversation object: one conversation is small enough to buffer.
     return bufferedConsumer((text) => {
       const collector = new ChatGptCollector(opts);

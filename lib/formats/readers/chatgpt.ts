@@ -18,6 +18,7 @@ import { contentHash } from '../hash';
 import { excerpt, parseJsonDocument } from '../jsonValues';
 import { ImportError, type ImportOptions, type ImportResult } from '../types';
 import { arr, compact, jsonText, num, obj, str, textPart, titleFrom, toMs, type Json } from '../util';
+import { resolveCitations } from './chatgptCitations';
 
 /**
  * ChatGPT data export (conversations.json): an array of conversations, each a
@@ -34,6 +35,8 @@ import { arr, compact, jsonText, num, obj, str, textPart, titleFrom, toMs, type 
  *   quoting several pages after one `mclick`). A tool message with no call
  *   above it becomes a `custom` entry (shown, not sent).
  * - A reply whose status is not finished_successfully is marked `interrupted`.
+ * - Citation markers in replies (`【13†source】`, private-use cite markers)
+ *   become links to their sources or are removed (chatgptCitations.ts).
  */
 
 export interface ChatGptContext {
@@ -185,7 +188,7 @@ class ConversationConverter {
       let parts: AssistantContent[];
       if (type === 'thoughts' || type === 'reasoning_recap') parts = [{ type: 'thinking', thinking: this.contentText(content) }];
       else if (type === 'code') parts = [textPart('```' + (str(content.language) ?? '').replace(/[^\w+-]/g, '').replace(/^unknown$/, '') + '\n' + (str(content.text) ?? '') + '\n```')];
-      else parts = this.richParts(content).map((p) => (p.type === 'image' ? textPart(`[image ${p.url ?? ''}]`.trim()) : p));
+      else parts = this.richParts(content).map((p) => (p.type === 'image' ? textPart(`[image ${p.url ?? ''}]`.trim()) : textPart(resolveCitations(p.text, meta))));
       return { kind: 'message', message: compact({ ...base, content: parts, stopReason }) };
     }
     if (role === 'tool') {
