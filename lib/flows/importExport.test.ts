@@ -58,7 +58,8 @@ describe('export flows', () => {
     await flows.importFiles([file('librechatTree'), file('sweTraj')], () => {});
     const [row] = await ports.store.listSessions();
     for (const format of EXPORT_FORMATS) expect(await flows.exportSession(row!.id, row!.title, format)).toBe(true);
-    expect(ports.saved.map((f) => f.name)).toEqual(EXPORT_FORMATS.map((f) => safeFileName(row!.title, f.kind === 'markdown-all' ? 'all-branches.md' : f.ext)));
+    expect(ports.saved.map((f) => f.name)).toEqual(EXPORT_FORMATS.map((f) => safeFileName(row!.title, f.ext)));
+    expect(ports.saved.map((f) => f.name.slice(f.name.indexOf('.')))).toEqual(['.jsonl', '.md', '.all-branches.md', '.md', '.pi.jsonl', '.html']);
     expect(String(ports.saved[0]!.data).split('\n')[0]).toContain('"format":"longctx-session"');
 
     expect(await ports.store.getLastBackupAt()).toBeNull();

@@ -7,13 +7,14 @@ import { exportArchive, isZip } from './export/archive';
 import { exportHtml } from './export/html';
 import { exportJsonl } from './export/jsonl';
 import { exportMarkdown } from './export/markdown';
+import { exportPiV3 } from './export/piV3';
 import { importBytes } from './import';
 import { importStream } from './stream';
 import type { ImportResult } from './types';
 import type { SessionSnapshot } from '@/lib/session/types';
 
 /** What one session can be exported as. */
-export type ExportKind = 'jsonl' | 'markdown' | 'markdown-all' | 'html';
+export type ExportKind = 'jsonl' | 'markdown' | 'markdown-all' | 'markdown-obsidian' | 'pi-jsonl' | 'html';
 
 export type ProgressFn = (bytesRead: number, totalBytes: number) => void;
 
@@ -47,6 +48,10 @@ export function createFormatsService() {
           return exportMarkdown(snapshot);
         case 'markdown-all':
           return exportMarkdown(snapshot, { allBranches: true });
+        case 'markdown-obsidian':
+          return exportMarkdown(snapshot, { frontMatter: true });
+        case 'pi-jsonl':
+          return exportPiV3(snapshot);
         case 'html':
           return exportHtml(snapshot);
       }

@@ -139,6 +139,7 @@ export const sessionMetaSchema = z.looseObject({
     .optional(),
   cwd: z.string().optional(),
   undated: z.boolean().optional(),
+  continuedFrom: z.object({ sessionId: z.string().min(1), entryId: z.string().min(1), title: z.string() }).optional(),
 });
 
 // Compile-time check that the schemas and the hand-written types agree.

@@ -263,6 +263,20 @@ export interface SessionSource {
   originalId?: string;
 }
 
+/**
+ * Where a session that was continued from another one came from ("Continue in
+ * new session"). Ids travel with exports: a session imported from the app's
+ * own format keeps its old id as `source.originalId`, so the link still finds
+ * it after an export and import; the title names it where it is not here.
+ */
+export interface ContinuedFrom {
+  sessionId: string;
+  /** The entry the new session's summary covers up to, inclusive. */
+  entryId: EntryId;
+  /** The source session's title at the time. */
+  title: string;
+}
+
 export interface SessionMeta {
   id: string;
   title: string;
@@ -284,6 +298,8 @@ export interface SessionMeta {
    * showing them as the conversation's dates.
    */
   undated?: boolean;
+  /** This session continues another one from one of its entries. */
+  continuedFrom?: ContinuedFrom;
 }
 
 /** A whole session in memory: what importers produce and exporters consume. */
