@@ -46,7 +46,7 @@ const META_FIELDS: AllKeys<SessionMeta> = {
 };
 
 const SOURCE_FIELDS: AllKeys<SessionSource> = { format: true, fileName: true, hash: true, originalId: true };
-const CONTINUED_FIELDS: AllKeys<ContinuedFrom> = { sessionId: true, entryId: true, title: true };
+const CONTINUED_FIELDS: AllKeys<ContinuedFrom> = { sessionId: true, entryId: true, title: true, origin: true };
 
 const COMPACTION_FIELDS: AllKeys<CompactionSettings> = {
   enabled: true,

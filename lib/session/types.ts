@@ -265,9 +265,12 @@ export interface SessionSource {
 
 /**
  * Where a session that was continued from another one came from ("Continue in
- * new session"). Ids travel with exports: a session imported from the app's
- * own format keeps its old id as `source.originalId`, so the link still finds
- * it after an export and import; the title names it where it is not here.
+ * new session"). Every import gives a session a new id, so the link also
+ * carries what survives one: a session made here keeps its old id as
+ * `source.originalId` when its export is imported, and a session that was
+ * itself imported keeps its `source` (hash and original id), copied here as
+ * `origin`. Entry ids never change. The title names the source where it is
+ * not in this browser.
  */
 export interface ContinuedFrom {
   sessionId: string;
@@ -275,6 +278,8 @@ export interface ContinuedFrom {
   entryId: EntryId;
   /** The source session's title at the time. */
   title: string;
+  /** The source session's own import source, when it was imported from a file. */
+  origin?: { hash: string; originalId?: string };
 }
 
 export interface SessionMeta {
