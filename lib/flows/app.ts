@@ -7,6 +7,7 @@ import { changeModel, editAndResend, regenerateReply, send, stop, switchSibling 
 import { compactSession, previewCompaction, type CompactRequest } from './compaction';
 import { draftContinuation, findContinuationSource, startContinuation, type ContinuationDraft } from './continueSession';
 import { exportEverything, exportSession, type ExportFormat } from './exportSessions';
+import { BatchImportTracker, importBatch, type BatchFile } from './importBatch';
 import { ImportTracker, importFiles } from './importFiles';
 import { LiveSession } from './liveSession';
 import type { FlowPorts } from './ports';
@@ -94,6 +95,7 @@ export class SessionFlows implements SessionHandle {
 export class AppFlows {
   readonly runs = new RunRegistry();
   readonly imports = new ImportTracker();
+  readonly batch = new BatchImportTracker();
   private readonly open = new Map<string, SessionFlows>();
 
   constructor(readonly ports: FlowPorts) {}
@@ -150,6 +152,8 @@ export class AppFlows {
   loadClientCredentials = () => this.ports.store.loadClientCredentials();
 
   importFiles = (files: File[], onImported: (sessionId: string) => void) => importFiles(this.ports, this.imports, files, onImported);
+  /** A whole folder as one batch: one progress, one summary, cancellable (flows.batch). */
+  importFolder = (folder: string, files: readonly BatchFile[], onImported: (sessionId: string) => void) => importBatch(this.ports, this.batch, folder, files, onImported);
   exportSession = (sessionId: string, title: string, format: ExportFormat) => exportSession(this.ports, sessionId, title, format);
   exportEverything = () => exportEverything(this.ports);
   startContinuation = (draft: ContinuationDraft, edited: { summary: string; title: string }) => startContinuation(this.ports, draft, edited);

@@ -37,6 +37,13 @@ describe('import flow', () => {
     expect(await ports.store.listSessions()).toHaveLength(4);
   });
 
+  it('counts the empty conversations of a Claude.ai export in the result message', async () => {
+    const ports = testPorts();
+    await new AppFlows(ports).importFiles([file('claudeAiExport')], () => {});
+    expect(await ports.store.listSessions()).toHaveLength(83);
+    expect(ports.notices.at(-1)).toEqual({ level: 'success', message: `Imported 83 sessions from ${FIXTURES.claudeAiExport} (2 empty conversations skipped)` });
+  });
+
   it('a malformed file names the line, writes nothing, and shows the error until dismissed', async () => {
     const ports = testPorts();
     const flows = new AppFlows(ports);
