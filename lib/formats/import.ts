@@ -39,8 +39,9 @@ export function readAs(format: FormatId, text: string, opts: ImportOptions = {})
   }
 }
 
-/** Detects the format of a whole text and reads it. */
-export function importText(text: string, opts: ImportOptions = {}): ImportResult {
+/** Detects the format of a whole text and reads it. One import has one import time (for files without times). */
+export function importText(text: string, given: ImportOptions = {}): ImportResult {
+  const opts = { ...given, importedAt: given.importedAt ?? Date.now() };
   let format;
   try {
     format = detectFormat(text.slice(0, DETECT_HEAD_CHARS), opts.fileName);

@@ -30,14 +30,14 @@ async function* decodedChunks(blob: Blob): AsyncGenerator<string> {
 export function createFormatsService() {
   return {
     /** Reads a file of any supported format, streaming it when it is text. Throws ImportError with the line at fault. */
-    async importFile(file: Blob, fileName: string, onProgress?: ProgressFn): Promise<ImportResult> {
+    async importFile(file: Blob, fileName: string, onProgress?: ProgressFn, importedAt = Date.now()): Promise<ImportResult> {
       const magic = new Uint8Array(await file.slice(0, 4).arrayBuffer());
       if (isZip(magic)) {
-        const result = importBytes(new Uint8Array(await file.arrayBuffer()), { fileName });
+        const result = importBytes(new Uint8Array(await file.arrayBuffer()), { fileName, importedAt });
         onProgress?.(file.size, file.size);
         return result;
       }
-      return importStream(decodedChunks(file), { fileName, totalBytes: file.size, onProgress: (n) => onProgress?.(n, file.size) });
+      return importStream(decodedChunks(file), { fileName, importedAt, totalBytes: file.size, onProgress: (n) => onProgress?.(n, file.size) });
     },
 
     exportSession(snapshot: SessionSnapshot, kind: ExportKind): string {

@@ -151,7 +151,9 @@ function consumerFor(format: FormatId, head: string, opts: ImportOptions): Consu
   return bufferedConsumer((text) => readAs(format, text, opts));
 }
 
-export async function importStream(chunks: AsyncIterable<string>, opts: StreamImportOptions = {}): Promise<ImportResult> {
+export async function importStream(chunks: AsyncIterable<string>, given: StreamImportOptions = {}): Promise<ImportResult> {
+  // One import, one import time, for every undated session of the file.
+  const opts = { ...given, importedAt: given.importedAt ?? Date.now() };
   const hasher = new Fnv1a64();
   const counter = new Utf8Counter();
   let format: FormatId | undefined;
