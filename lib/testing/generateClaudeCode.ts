@@ -206,7 +206,7 @@ export function* claudeCodeFolderFiles(opts: ClaudeCodeFolderOptions, shape: Cla
       for (let s = 0; s < steps && t.bytes < target * 1.05; s++) t.reply(s === steps - 1 ? 0 : r.int(1, 3));
       if (r.chance(0.04)) t.subAgent();
       if (r.chance(0.03)) t.localCommand();
-      if (!compacted && t.bytes > 1_500_000 && r.chance(0.5)) {
+      if (!compacted && t.bytes > 600_000 && r.chance(0.3)) {
         t.compaction();
         compacted = true;
       }
