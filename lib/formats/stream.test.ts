@@ -66,3 +66,33 @@ describe('importStream', () => {
     await expect(importStream(asAsync([]))).rejects.toThrow(/empty/);
   });
 });
+
+describe('importStream errors in export arrays', () => {
+  /** A real export with one line damaged in the middle; the line is counted here, not by the code under test. */
+  function damaged(name: 'claudeAiExport' | 'chatgptExport' | 'openWebUiChat', how: (line: string) => string) {
+    const lines = readFixture(name).split('\n');
+    const at = Math.floor(lines.length / 2);
+    lines[at] = how(lines[at]!);
+    return { text: lines.join('\n'), line: at + 1 };
+  }
+  async function message(text: string, chunk: number): Promise<unknown> {
+    return importStream(asAsync(randomChunks(text, prng(chunk), chunk)), { fileName: 'conversations.json' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+  }
+
+  it.each([
+    ['a stray brace (the token parser objects)', 'claudeAiExport', (l: string) => `${l.slice(0, Math.floor(l.length / 2))}}{,`],
+    ['a bare word (the tokenizer objects)', 'chatgptExport', (l: string) => `${l.slice(0, Math.floor(l.length / 2))} nope`],
+  ] as const)('names the line of %s, whatever the chunking, as the text reader does', async (_what, name, how) => {
+    const { text, line } = damaged(name, how);
+    for (const chunk of [4096, 65_536]) {
+      const err = await message(text, chunk);
+      expect(err).toBeInstanceOf(ImportError);
+      expect((err as ImportError).line).toBe(line);
+      expect((err as ImportError).message).toMatch(new RegExp(`^Line ${line}: invalid JSON`));
+    }
+    expect(() => importText(text, { fileName: 'conversations.json' })).toThrow(new RegExp(`^Line ${line}\\b`));
+  });
+});

@@ -73,13 +73,50 @@ function jsonlConsumer(format: FormatId, factory: JsonlSinkFactory, opts: Import
   };
 }
 
-function streamError(err: unknown, chars: number, format: FormatId): ImportError {
+/**
+ * Line numbers for the streamed JSON parser's errors, which give a byte
+ * offset (or none, when the token parser objects: then the tokenizer's offset
+ * is where it stopped). Only the write in progress is scanned: before it, a
+ * count of lines and bytes is all that is kept.
+ */
+class LineCounter {
+  private line = 1;
+  private readonly bytes = new Utf8Counter();
+
+  /** The 1-based line of absolute byte `at`, when it falls in `text` (the write in progress). */
+  lineOf(text: string, at: number): number | undefined {
+    let b = this.bytes.bytes;
+    if (!(at >= b)) return undefined;
+    let line = this.line;
+    for (let i = 0; i < text.length && b < at; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x0a) line++;
+      if (c < 0x80) b += 1;
+      else if (c < 0x800) b += 2;
+      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+        b += 4;
+        i++;
+      } else b += 3;
+    }
+    return b >= at ? line : undefined;
+  }
+
+  advance(text: string): void {
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.line++;
+    this.bytes.add(text);
+  }
+}
+
+function streamError(err: unknown, chars: number, format: FormatId, lineOf: (byte: number) => number | undefined, parserOffset?: number): ImportError {
   if (err instanceof ImportError) return err;
   const msg = err instanceof Error ? err.message : String(err);
   if (/ended in (the )?mid/i.test(msg)) return new ImportError('The file ends in the middle of a JSON value (truncated JSON).', { format, cause: err });
   const pos = /absolute position "?(\d+)/.exec(msg) ?? /position "?(\d+)/.exec(msg);
-  const where = pos ? `at byte ${pos[1]}` : `after character ${chars}`;
+  const byte = pos ? Number(pos[1]) : parserOffset;
   const why = msg.replace(/\s*at chunk position "?\d+"?\s*\(absolute position "?\d+"?\)/, '').replace(/\s*at position "?\d+"?/, '');
+  const line = byte !== undefined ? lineOf(byte) : undefined;
+  if (line !== undefined) return new ImportError(`Line ${line}: invalid JSON (${why})`, { format, line, cause: err });
+  const where = pos ? `at byte ${pos[1]}` : `after character ${chars}`;
   return new ImportError(`Invalid JSON ${where} (${why})`, { format, cause: err });
 }
 
@@ -91,6 +128,9 @@ function arrayConsumer(collector: ArrayCollector, format: FormatId): Consumer {
     queue.push(value);
   };
   let seen = 0;
+  const lines = new LineCounter();
+  // The tokenizer's byte offset: where it stopped when the token parser rejects a token (not in the public types).
+  const parserOffset = () => (parser as unknown as { tokenizer?: { offset?: unknown } }).tokenizer?.offset;
   // The parser encodes each write to UTF-8 on its own, so a surrogate pair must not be split across writes.
   let carry = '';
   const drain = () => {
@@ -100,9 +140,11 @@ function arrayConsumer(collector: ArrayCollector, format: FormatId): Consumer {
     try {
       parser.write(text);
     } catch (err) {
-      throw streamError(err, seen, format);
+      const offset = parserOffset();
+      throw streamError(err, seen, format, (byte) => lines.lineOf(text, byte), typeof offset === 'number' ? offset : undefined);
     }
     seen += text.length;
+    lines.advance(text);
     drain();
   };
   return {
@@ -122,7 +164,7 @@ function arrayConsumer(collector: ArrayCollector, format: FormatId): Consumer {
         // Without a separator the parser ends by itself once the root array closes.
         if (!parser.isEnded) parser.end();
       } catch (err) {
-        throw streamError(err, seen, format);
+        throw streamError(err, seen, format, () => undefined);
       }
       drain();
       return collector.finish(hash);
