@@ -127,10 +127,12 @@ test.describe('continue in a new session', () => {
     await expect(page.getByRole('heading', { level: 1, name: source })).toBeVisible();
   });
 
-  test('from a tree row', async ({ page }) => {
+  test('from a tree row (of a trajectory without times, which the list does not date 1970)', async ({ page }) => {
     await openApp(page);
     await page.getByLabel('Import file').setInputFiles(join(FIXTURES, 'SWE-agent_SWE-agent_pydicom__pydicom-1458.traj'));
     await expect(page.getByText(/Imported 1 session/)).toBeVisible();
+    await expect(sessionList(page).first()).toContainText('no date · imported just now');
+    await expect(sessionList(page).first()).not.toContainText('1970');
     await page.getByRole('button', { name: 'Tree' }).click();
     const row = page.getByRole('tree', { name: 'Session tree' }).getByRole('treeitem').nth(3);
     await row.hover();
