@@ -244,7 +244,7 @@ test.describe('security', () => {
     expect(csp).toContain("object-src 'none'");
     expect(res!.headers()['x-frame-options']).toBe('DENY');
     // The page works under it: a chat round trip (the console-error check runs after every test).
-    await expect(page.getByRole('button', { name: 'New session' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'New session', exact: true })).toBeVisible();
     await newSession(page);
     await chatTurn(page, 'hello under a strict policy');
     // Two loads get two different nonces.

@@ -22,7 +22,7 @@ test('keyboard only: branch by editing, move in the tree, summarise the branch l
     { for: 'chat', reply: 'Reply three, with the summary in mind.' },
   ]);
   await openApp(page);
-  await press(page, page.getByRole('button', { name: 'New session' }));
+  await press(page, page.getByRole('button', { name: 'New session', exact: true }));
   await typeAndSend(page, 'first question');
   await expect(assistantMessages(page).last()).toContainText('Reply one.');
   await waitIdle(page);
@@ -89,7 +89,7 @@ test('keyboard only: branch by editing, move in the tree, summarise the branch l
 test('selecting an earlier prompt puts its text in the composer; switching without a summary writes nothing', async ({ page }) => {
   await mock.script([{ for: 'chat', reply: 'A1' }, { for: 'chat', reply: 'A2' }]);
   await openApp(page);
-  await press(page, page.getByRole('button', { name: 'New session' }));
+  await press(page, page.getByRole('button', { name: 'New session', exact: true }));
   await typeAndSend(page, 'alpha prompt');
   await expect(assistantMessages(page).last()).toContainText('A1');
   await waitIdle(page);

@@ -4,6 +4,8 @@ import { importStream, importText } from '@/lib/formats';
 import { SessionTree } from '@/lib/session/tree';
 import { utf8Length } from '@/lib/formats/lines';
 import { chatGptExportChunks, emptyShape, generateChatGptExport, type ChatGptConversation } from '@/lib/testing/generateChatGpt';
+import { claudeCodeFolderFiles, emptyClaudeCodeShape } from '@/lib/testing/generateClaudeCode';
+import { expectToolResultsPaired, expectWellFormed } from '@/lib/testing/formatChecks';
 
 /**
  * The generated ChatGPT export the formats bench imports must be something
@@ -91,5 +93,56 @@ describe('generated ChatGPT export', () => {
     expect(streamed.sessions).toHaveLength(whole.sessions.length);
     const strip = (r: typeof whole) => r.sessions.map((s) => ({ ...s, meta: { ...s.meta, id: '' } }));
     expect(isDeepStrictEqual(strip(streamed), strip(whole))).toBe(true);
+  });
+});
+
+describe('generated Claude Code folder', () => {
+  const generate = (seed: number, files: number, targetBytes: number) => {
+    const shape = emptyClaudeCodeShape();
+    return { files: [...claudeCodeFolderFiles({ seed, files, targetBytes }, shape)], shape };
+  };
+
+  it('is deterministic, sized as asked and skewed like a real projects folder', () => {
+    const a = generate(7, 40, 4_000_000);
+    expect(generate(7, 40, 4_000_000).files).toEqual(a.files);
+    expect(generate(8, 40, 4_000_000).files).not.toEqual(a.files);
+    expect(a.files).toHaveLength(40);
+    const sizes = a.files.map((f) => Buffer.byteLength(f.text, 'utf8'));
+    expect(sizes.reduce((x, y) => x + y, 0)).toBe(a.shape.bytes);
+    expect(a.shape.bytes).toBeGreaterThan(4_000_000 * 0.95);
+    expect(a.shape.bytes).toBeLessThan(4_000_000 * 1.3);
+    sizes.sort((x, y) => x - y);
+    // Many small sessions, a few large ones.
+    expect(sizes.at(-1)!).toBeGreaterThan(5 * sizes[20]!);
+    expect(new Set(a.files.map((f) => f.path)).size).toBe(40);
+    expect(a.files.every((f) => /^-home-dev-[a-z-]+\/[0-9a-f-]{36}\.jsonl$/.test(f.path))).toBe(true);
+  });
+
+  it('reads as Claude Code: an entry per uuid line, every tool call paired, notes and sub-agents where they were written', () => {
+    const { files, shape } = generate(11, 30, 3_000_000);
+    let entries = 0;
+    let calls = 0;
+    let paired = 0;
+    let notes = 0;
+    let compactions = 0;
+    for (const f of files) {
+      const r = importText(f.text, { fileName: f.path.split('/')[1] });
+      expect(r.format).toBe('claude-code');
+      const s = r.sessions[0]!;
+      expectWellFormed(s);
+      entries += s.entries.length;
+      calls += s.entries.reduce((n, e) => n + (e.type === 'message' && e.message.role === 'assistant' ? e.message.content.filter((p) => p.type === 'toolCall').length : 0), 0);
+      paired += expectToolResultsPaired(s);
+      notes += s.entries.filter((e) => e.type === 'custom' && e.customType === 'claude-code:note').length;
+      compactions += s.entries.filter((e) => e.type === 'compaction').length;
+    }
+    // A compaction's boundary and summary lines are one entry.
+    expect(entries).toBe(shape.uuidLines - shape.compactions);
+    expect(calls).toBe(shape.toolCalls);
+    expect(paired).toBe(shape.toolCalls);
+    expect(notes).toBe(shape.commandNotes);
+    expect(compactions).toBe(shape.compactions);
+    expect(shape.sidechainLines).toBeGreaterThan(0);
+    expect(shape.commandNotes).toBeGreaterThan(0);
   });
 });

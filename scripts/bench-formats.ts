@@ -25,10 +25,22 @@
  *    through importArchive. The round trip must give the same snapshot and the
  *    same bytes again, or the bench fails.
  *
+ * 4. Folder import: a generated ~/.claude/projects folder
+ *    (lib/testing/generateClaudeCode.ts; 680 transcripts, ~100 MB) written to a
+ *    temp directory and imported in one go by the folder-import flow
+ *    (lib/flows/importBatch.ts) over file-backed Blobs, in a fresh process:
+ *    time, files/s, MB/s and peak memory, sampled as above. Twice: with a store
+ *    that counts what it is given and keeps nothing (what the import pipeline
+ *    itself holds: it must stay bounded, about one file's worth, however many
+ *    files), and with the real store on fake-indexeddb (time end to end; its
+ *    heap includes the in-memory database, which a browser keeps on disk).
+ *
  * Prints tables and writes bench-results/formats.json. Options:
  *   --quick            smaller sizes, fewer repetitions (smoke run)
  *   --export-mb N      size of the generated ChatGPT export (default 100; 10 with --quick)
  *   --entries N        size of the generated session for exports (default 10,000; 2,000 with --quick)
+ *   --folder-files N   files in the generated Claude Code folder (default 680; 120 with --quick)
+ *   --folder-mb N      its size (default 100; 15 with --quick)
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, openAsBlob, readFileSync, rmSync, statSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -44,14 +56,21 @@ import { allFixtureFiles, FIXTURES_DIR } from '@/lib/testing/fixtures';
 import { generateSession } from '@/lib/testing/generate';
 import { chatGptExportChunks, emptyShape, type ChatGptExportShape } from '@/lib/testing/generateChatGpt';
 import { createFormatsService } from '@/lib/formats/service';
+import { BatchImportTracker, importBatch, type BatchFile, type BatchSummary } from '@/lib/flows/importBatch';
+import type { FlowPorts, ImportOutcome, SessionStore } from '@/lib/flows/ports';
+import { claudeCodeFolderFiles, emptyClaudeCodeShape } from '@/lib/testing/generateClaudeCode';
 import { args, fmt, machine, machineLine, numArg, QUICK, stats, table } from './benchReport';
 
 const CHILD = args[0] === '--child';
 const EXPORT_MB = numArg('--export-mb') ?? (QUICK ? 10 : 100);
 const ENTRIES = numArg('--entries') ?? (QUICK ? 2_000 : 10_000);
+const FOLDER_FILES = numArg('--folder-files') ?? (QUICK ? 120 : 680);
+const FOLDER_MB = numArg('--folder-mb') ?? (QUICK ? 15 : 100);
 const FIXTURE_REPS = QUICK ? 2 : 5;
 const EXPORT_REPS = QUICK ? 3 : 5;
 const SEED = 20_261_122;
+/** One import time for both import paths, so files without times (SWE-agent) give the same sessions. */
+const IMPORTED_AT = Date.UTC(2026, 11, 1);
 const MODEL = 'anthropic:claude-sonnet-4-5';
 const CHUNK_BYTES = 64 * 1024;
 const CHILD_TIMEOUT_MS = 240_000;
@@ -84,7 +103,8 @@ function digest(r: ImportResult): string {
 // ------------------------------------------------------------------ child: one measured import
 
 interface ChildSpec {
-  mode: 'stream' | 'text';
+  mode: 'stream' | 'text' | 'folder' | 'folder-store';
+  /** A file, or (folder modes) a directory. */
   file: string;
   fileName: string;
   /** Warm repetitions after the measured cold run (0: cold run only). */
@@ -124,7 +144,132 @@ setInterval(() => {
 }, 2);
 `;
 
+/** Every file under `dir`, as file-backed Blobs with paths relative to it (what a picked folder gives the flow). */
+async function folderBlobs(dir: string): Promise<BatchFile[]> {
+  const { readdirSync } = await import('node:fs');
+  const out: BatchFile[] = [];
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const full = join(entry.parentPath, entry.name);
+    out.push({ file: await openAsBlob(full), path: full.slice(dir.length + 1) });
+  }
+  return out;
+}
+
+/** A store that counts what it is given and keeps none of it, deduplicating by source as the real one does. */
+function countingStore(): { store: SessionStore; entries: () => number } {
+  const seen = new Set<string>();
+  let entries = 0;
+  const store = {
+    async importSnapshots(snapshots) {
+      const outcome: ImportOutcome = { imported: [], duplicates: [] };
+      snapshots.forEach((s, index) => {
+        const key = `${s.meta.source?.hash ?? ''}\n${s.meta.source?.originalId ?? ''}`;
+        if (seen.has(key)) outcome.duplicates.push({ index, title: s.meta.title, existingId: key });
+        else {
+          seen.add(key);
+          entries += s.entries.length;
+          outcome.imported.push({ ...s.meta, entryCount: s.entries.length, rev: 1 });
+        }
+      });
+      return outcome;
+    },
+  } as Pick<SessionStore, 'importSnapshots'> as SessionStore;
+  return { store, entries: () => entries };
+}
+
+interface FolderChildResult {
+  mode: 'folder' | 'folder-store';
+  files: number;
+  bytes: number;
+  summary: Omit<BatchSummary, 'skipped'> & { skipped: number };
+  entries: number;
+  coldMs: number;
+  progressCalls: number;
+  /** Largest heap still in use right after a garbage collection during the import: what the import keeps alive, garbage aside. */
+  peakLiveHeap: number;
+  memory: ChildResult['memory'];
+}
+
+async function runFolderChild(spec: ChildSpec): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('the child needs --expose-gc');
+  let store: SessionStore;
+  let entries: () => number;
+  if (spec.mode === 'folder-store') {
+    const { fakeIndexedDbStore } = await import('./benchFakeStore');
+    store = fakeIndexedDbStore();
+    entries = () => NaN;
+  } else ({ store, entries } = countingStore());
+  const api = createFormatsService();
+  const files = await folderBlobs(spec.file);
+  const bytes = files.reduce((n, f) => n + f.file.size, 0);
+  const quiet = () => {};
+  const ports = {
+    store,
+    formats: { importFile: async (file: Blob, name: string, onProgress?: (n: number, t: number) => void) => api.importFile(file, name, onProgress) },
+    notify: { success: quiet, info: quiet, warning: quiet, error: quiet },
+  } as unknown as FlowPorts;
+  const tracker = new BatchImportTracker();
+
+  const shared = new SharedArrayBuffer(8);
+  const peakRssShared = new BigInt64Array(shared);
+  const sampler = new Worker(RSS_SAMPLER, { eval: true, workerData: shared, execArgv: [] });
+  await new Promise((r) => setTimeout(r, 50));
+  gc();
+  gc();
+  const base = process.memoryUsage();
+  Atomics.store(peakRssShared, 0, BigInt(base.rss));
+  let peakHeap = base.heapUsed;
+  let peakRss = base.rss;
+  let samples = 0;
+  let progressCalls = 0;
+  const sample = () => {
+    const m = process.memoryUsage();
+    samples++;
+    if (m.heapUsed > peakHeap) peakHeap = m.heapUsed;
+    if (m.rss > peakRss) peakRss = m.rss;
+  };
+  const stop = tracker.subscribe(() => {
+    progressCalls++;
+    sample();
+  });
+  const timer = setInterval(sample, 5);
+  const profiler = new v8.GCProfiler();
+  profiler.start();
+  const t0 = now();
+  const summary = await importBatch(ports, tracker, 'projects', files, () => {});
+  const coldMs = now() - t0;
+  sample();
+  const gcs = profiler.stop();
+  clearInterval(timer);
+  stop();
+  let peakLive = base.heapUsed;
+  for (const g of gcs?.statistics ?? []) {
+    peakHeap = Math.max(peakHeap, g.beforeGC.heapStatistics.usedHeapSize, g.afterGC.heapStatistics.usedHeapSize);
+    peakLive = Math.max(peakLive, g.afterGC.heapStatistics.usedHeapSize);
+  }
+  peakRss = Math.max(peakRss, Number(Atomics.load(peakRssShared, 0)));
+  await sampler.terminate();
+  gc();
+  gc();
+  const retainedHeap = process.memoryUsage().heapUsed - base.heapUsed;
+  const out: FolderChildResult = {
+    peakLiveHeap: peakLive - base.heapUsed,
+    mode: spec.mode as FolderChildResult['mode'],
+    files: files.length,
+    bytes,
+    summary: { ...summary, skipped: summary.skipped.length },
+    entries: entries(),
+    coldMs,
+    progressCalls,
+    memory: { baseHeapUsed: base.heapUsed, peakHeapUsed: peakHeap, baseRss: base.rss, peakRss, retainedHeap, samples, gcs: gcs?.statistics.length ?? 0 },
+  };
+  process.stdout.write(`@@RESULT ${JSON.stringify(out)}\n`);
+}
+
 async function runChild(spec: ChildSpec): Promise<void> {
+  if (spec.mode === 'folder' || spec.mode === 'folder-store') return runFolderChild(spec);
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('the child needs --expose-gc');
   const api = createFormatsService();
@@ -133,12 +278,17 @@ async function runChild(spec: ChildSpec): Promise<void> {
   let onChunk: () => void = () => {};
   const importOnce = async (): Promise<ImportResult> => {
     if (spec.mode === 'stream') {
-      return api.importFile(await openAsBlob(spec.file), spec.fileName, () => {
-        progressCalls++;
-        onChunk();
-      });
+      return api.importFile(
+        await openAsBlob(spec.file),
+        spec.fileName,
+        () => {
+          progressCalls++;
+          onChunk();
+        },
+        IMPORTED_AT,
+      );
     }
-    return importText(readFileSync(spec.file, 'utf8'), { fileName: spec.fileName });
+    return importText(readFileSync(spec.file, 'utf8'), { fileName: spec.fileName, importedAt: IMPORTED_AT });
   };
 
   const shared = new SharedArrayBuffer(8);
@@ -206,7 +356,9 @@ async function runChild(spec: ChildSpec): Promise<void> {
 }
 
 /** Runs one import in a fresh Node process (tsx loader, --expose-gc) and returns what it measured. */
-function measureInChild(spec: ChildSpec): Promise<ChildResult> {
+function measureInChild(spec: ChildSpec & { mode: 'stream' | 'text' }): Promise<ChildResult>;
+function measureInChild(spec: ChildSpec & { mode: 'folder' | 'folder-store' }): Promise<FolderChildResult>;
+function measureInChild(spec: ChildSpec): Promise<ChildResult | FolderChildResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', SELF, '--child', JSON.stringify(spec)], {
       cwd: ROOT,
@@ -224,7 +376,7 @@ function measureInChild(spec: ChildSpec): Promise<ChildResult> {
       clearTimeout(timer);
       const line = stdout.split('\n').find((l) => l.startsWith('@@RESULT '));
       if (code !== 0 || !line) return reject(new Error(`import of ${spec.fileName} (${spec.mode}) failed: exit ${code ?? signal}\n${stdout}`));
-      resolve(JSON.parse(line.slice('@@RESULT '.length)) as ChildResult);
+      resolve(JSON.parse(line.slice('@@RESULT '.length)) as ChildResult | FolderChildResult);
     });
   });
 }
@@ -458,6 +610,54 @@ async function exportsAndRoundTrip() {
   };
 }
 
+// ------------------------------------------------------------------ 4. folder import
+
+async function folderImport() {
+  const dir = mkdtempSync(join(tmpdir(), 'longctx-bench-projects-'));
+  try {
+    const shape = emptyClaudeCodeShape();
+    const t = now();
+    let largestFileBytes = 0;
+    for (const f of claudeCodeFolderFiles({ seed: SEED, files: FOLDER_FILES, targetBytes: FOLDER_MB * MB }, shape)) {
+      const path = join(dir, f.path);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, f.text);
+      largestFileBytes = Math.max(largestFileBytes, statSync(path).size);
+    }
+    const genSeconds = (now() - t) / 1000;
+    const pipeline = await measureInChild({ mode: 'folder', file: dir, fileName: 'projects', reps: 0 });
+    const stored = await measureInChild({ mode: 'folder-store', file: dir, fileName: 'projects', reps: 0 });
+    for (const r of [pipeline, stored]) {
+      if (r.files !== shape.files || r.bytes !== shape.bytes) throw new Error(`folder import read ${r.files} files / ${r.bytes} bytes, ${shape.files} / ${shape.bytes} were written`);
+      if (r.summary.sessionsImported !== shape.files || r.summary.skipped !== 0) throw new Error(`folder import (${r.mode}): ${r.summary.sessionsImported} sessions imported, ${r.summary.skipped} files skipped, of ${shape.files}`);
+    }
+    const expectedEntries = shape.uuidLines - shape.compactions;
+    if (pipeline.entries !== expectedEntries) throw new Error(`folder import: ${pipeline.entries} entries, ${expectedEntries} expected from the generated lines`);
+    const figures = (r: FolderChildResult) => ({
+      seconds: r.coldMs / 1000,
+      filesPerSecond: r.files / (r.coldMs / 1000),
+      megabytesPerSecond: r.bytes / MB / (r.coldMs / 1000),
+      peakHeapUsed: r.memory.peakHeapUsed,
+      heapAboveBase: r.memory.peakHeapUsed - r.memory.baseHeapUsed,
+      liveHeapAboveBase: r.peakLiveHeap,
+      rssAboveBase: r.memory.peakRss - r.memory.baseRss,
+      retainedHeap: r.memory.retainedHeap,
+      progressUpdates: r.progressCalls,
+      samples: r.memory.samples,
+      gcs: r.memory.gcs,
+    });
+    return {
+      generator: { seed: SEED, seconds: genSeconds, ...shape, largestFileBytes },
+      sessions: pipeline.summary.sessionsImported,
+      entries: pipeline.entries,
+      pipeline: figures(pipeline),
+      store: figures(stored),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 // ------------------------------------------------------------------ main
 
 async function main() {
@@ -548,6 +748,20 @@ async function main() {
   );
   console.log(`   re-exporting the imported session gives the same JSONL bytes: ${ex.roundTrip.checks.jsonlBytesAgain}\n`);
 
+  const folder = await folderImport();
+  const fg = folder.generator;
+  console.log(
+    `4. Folder import: a generated ~/.claude/projects with ${fg.files.toLocaleString()} transcripts, ${mb(fg.bytes)} (${fg.lines.toLocaleString()} lines, ${fg.toolCalls.toLocaleString()} tool calls, ${fg.sidechainLines.toLocaleString()} sub-agent lines, ${fg.commandNotes} command notes, ${fg.compactions} compactions) → ${folder.sessions} sessions, ${folder.entries.toLocaleString()} entries, imported in one go by the folder-import flow over file-backed Blobs`,
+  );
+  const fr = (name: string, r: typeof folder.pipeline) => [name, fmt(r.seconds, 2), fmt(r.filesPerSecond, 0), fmt(r.megabytesPerSecond, 1), mb(r.peakHeapUsed), mb(r.heapAboveBase), mb(r.liveHeapAboveBase), mb(r.rssAboveBase), mb(r.retainedHeap), r.progressUpdates];
+  table(
+    ['store', 's', 'files/s', 'MB/s', 'peak heap', 'heap Δ', 'live heap Δ', 'RSS Δ', 'retained', 'progress updates'],
+    [fr('counting (keeps nothing)', folder.pipeline), fr('IndexedDB (fake-indexeddb, in memory)', folder.store)],
+  );
+  console.log(
+    `   live heap Δ = the largest heap still in use right after a GC during the import (garbage aside). The pipeline's is ${fmt(folder.pipeline.liveHeapAboveBase / fg.bytes, 2)}× the folder, ${fmt(folder.pipeline.liveHeapAboveBase / fg.largestFileBytes, 1)}× its largest file (${mb(fg.largestFileBytes)}): it holds the file in hand, not the folder. With fake-indexeddb the heap also holds the database itself (a browser keeps it on disk).\n`,
+  );
+
   const result = {
     ...machine(),
     quick: QUICK,
@@ -555,6 +769,7 @@ async function main() {
     fixtures,
     chatgpt,
     exports: ex,
+    folder,
     seconds: (now() - t0) / 1000,
   };
   mkdirSync(dirname(OUT), { recursive: true });

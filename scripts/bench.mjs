@@ -12,7 +12,7 @@ import { ROOT, bin } from './lib.mjs';
 
 const PARTS = {
   tokens: { script: 'scripts/bench-tokens.ts', what: 'token counting: worker vs direct, append → figure + cut, estimate accuracy', timeoutMin: 10 },
-  formats: { script: 'scripts/bench-formats.ts', what: 'imports (fixtures, 100 MB ChatGPT export) with peak memory; exports and round trip', timeoutMin: 15 },
+  formats: { script: 'scripts/bench-formats.ts', what: 'imports (fixtures, 100 MB ChatGPT export, a 680-file Claude Code folder) with peak memory; exports and round trip', timeoutMin: 15 },
   load: { script: 'scripts/bench-load.ts', what: 'POST /api/chat and /api/summarize under concurrent load against the scripted model', timeoutMin: 20 },
 };
 
@@ -120,6 +120,15 @@ const HEADLINES = {
         `jsonl ${f(e.exports.jsonl.medianMs, 0)}, md ${f(e.exports.markdown.medianMs, 0)}, md all ${f(e.exports.markdownAllBranches.medianMs, 0)}, html ${f(e.exports.html.medianMs, 0)}, zip ${f(e.exports.archive.medianMs, 0)}`,
       ],
       ['round trip (jsonl text + stream, zip)', `${Object.values(e.roundTrip.checks).every((v) => v === 'identical') ? 'identical' : 'DIFFERENT'}; re-import ${f(e.roundTrip.importText.medianMs, 0)} ms`],
+      ...(r.folder
+        ? [
+            [
+              `folder of ${r.folder.generator.files} Claude Code files (${mbOf(r.folder.generator.bytes)}) in one go`,
+              `${f(r.folder.pipeline.seconds, 2)} s, ${f(r.folder.pipeline.filesPerSecond, 0)} files/s; with fake-indexeddb ${f(r.folder.store.seconds, 2)} s`,
+            ],
+            ['…peak heap / live heap above baseline (pipeline)', `${mbOf(r.folder.pipeline.heapAboveBase)} / ${mbOf(r.folder.pipeline.liveHeapAboveBase)} (largest file ${mbOf(r.folder.generator.largestFileBytes)})`],
+          ]
+        : []),
     ];
   },
   load: (r) => [

@@ -13,6 +13,8 @@ export interface MessageActions {
   onRegenerate?: (entry: SessionEntry) => void;
   onSwitchSibling?: (entry: SessionEntry, direction: -1 | 1) => void;
   onJumpTo?: (entryId: string) => void;
+  /** "Continue in new session" from this message. */
+  onContinue?: (entry: SessionEntry) => void;
 }
 
 export interface SiblingInfo {
@@ -232,6 +234,11 @@ export const MessageItem = memo(function MessageItem({
           <button type="button" className="link-btn" onClick={() => copy(text)}>
             Copy
           </button>
+          {actions.onContinue && (
+            <button type="button" className="link-btn" onClick={() => actions.onContinue?.(entry)}>
+              Continue in new session
+            </button>
+          )}
           {assistant?.usage && (
             <span className="muted small" title="Tokens the provider reported for this request">
               {formatCount(assistant.usage.input + (assistant.usage.cacheRead ?? 0) + (assistant.usage.cacheWrite ?? 0))} in · {formatCount(assistant.usage.output)} out

@@ -10,6 +10,7 @@ import type { EffectiveSummary } from '@/lib/session/revisions';
 import type { SessionTree } from '@/lib/session/tree';
 import type { EntryId, SessionEntry } from '@/lib/session/types';
 import { MessageItem, type MessageActions } from './MessageItem';
+import { NoteRow } from './NoteRow';
 import type { Run } from '@/lib/flows/runs';
 
 type Row =
@@ -44,20 +45,6 @@ function SummaryInline({ entry, effective, onJumpTo }: { entry: SessionEntry; ef
         <Markdown text={text} />
       </details>
     </section>
-  );
-}
-
-function NoteRow({ entry }: { entry: SessionEntry }) {
-  let text = '';
-  if (entry.type === 'model_change') text = `Model changed to ${entry.model}`;
-  else if (entry.type === 'custom') text = entry.display ?? `[${entry.customType}]`;
-  else if (entry.type === 'summary_revision')
-    text = { undo: 'Compaction undone — full history is back in context', redo: 'Compaction restored', regenerate: 'Summary regenerated', edit: 'Summary edited' }[entry.action];
-  if (!text) return null;
-  return (
-    <div className="note-row" role="note" data-entry-id={entry.id}>
-      {text}
-    </div>
   );
 }
 

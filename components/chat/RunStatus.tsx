@@ -3,10 +3,16 @@
 import { Markdown } from '@/components/common/Markdown';
 import type { Run } from '@/lib/flows/runs';
 
+const RUN_LABELS: Partial<Record<Run['kind'], string>> = {
+  compaction: 'Compaction in progress',
+  'branch-summary': 'Branch summary in progress',
+  continuation: 'Summary for a new session in progress',
+};
+
 /** A summary being written outside the Compact dialog (auto-compaction, branch summaries), streamed as it comes. */
 export function RunStatus({ run }: { run: Run }) {
   return (
-    <section className="run-status" aria-label={run.kind === 'compaction' ? 'Compaction in progress' : 'Branch summary in progress'} aria-busy="true">
+    <section className="run-status" aria-label={RUN_LABELS[run.kind] ?? 'Summary in progress'} aria-busy="true">
       <header className="row">
         <strong className="small">{run.status ?? 'Summarising…'}</strong>
         <span className="grow" />

@@ -18,6 +18,9 @@ import { CompactDialog } from '@/components/compaction/CompactDialog';
 import { ContextMeter } from '@/components/compaction/ContextMeter';
 import { useLiveSession } from '@/components/session/useLiveSession';
 import { useContextFigure } from '@/components/session/useContextFigure';
+import { ContinueDialog } from '@/components/continue/ContinueDialog';
+import { ContinuedFrom } from '@/components/continue/ContinuedFrom';
+import { useJump } from '@/components/continue/jumpStore';
 import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { PANELS } from './panels';
@@ -37,6 +40,11 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const setSidePanel = useUi((s) => s.setSidePanel);
   const [scrollTo, setScrollTo] = useState<{ id: EntryId; nonce: number } | null>(null);
   const [compactOpen, setCompactOpen] = useState(false);
+  const [continueAt, setContinueAt] = useState<EntryId | null>(null);
+  // Opened from a continued session's link: bring the entry it continues from into view once.
+  const jumpTarget = useJump((s) => s.target);
+  const clearJump = useJump((s) => s.clear);
+  const pendingJump = jumpTarget?.sessionId === sessionId ? { id: jumpTarget.entryId, nonce: jumpTarget.nonce } : null;
 
   const chatModel = resolveModel(models, context.model ?? state.row?.model);
   const summarizer = useMemo(() => chooseSummarizer(models, appSettings.summarizerModel, chatModel), [models, appSettings.summarizerModel, chatModel]);
@@ -72,9 +80,16 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       onRegenerate: session.regenerateReply,
       onSwitchSibling: session.switchSibling,
       onJumpTo: (id: EntryId) => setScrollTo({ id, nonce: Date.now() }),
+      onContinue: (entry: { id: EntryId }) => setContinueAt(entry.id),
     }),
     [session],
   );
+
+  // The message list (a child) has acted on the jump by the time this effect runs.
+  const ready = state.status === 'ready';
+  useEffect(() => {
+    if (ready && jumpTarget?.sessionId === sessionId) clearJump();
+  }, [ready, jumpTarget, sessionId, clearJump]);
 
   if (state.status === 'loading') return <div className="fullpage-message muted">Loading session…</div>;
   if (state.status === 'missing') return <div className="fullpage-message">This session does not exist any more (deleted in another tab?).</div>;
@@ -87,7 +102,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
 
   const busy = run !== undefined;
   const panel = PANELS.find((p) => p.id === sidePanel);
-  const panelProps = { session, state, context, labels, busy, onJumpTo: messageActions.onJumpTo };
+  const panelProps = { session, state, context, labels, busy, onJumpTo: messageActions.onJumpTo, onContinue: setContinueAt };
   return (
     <div className="session-layout">
       <div className="chat-column">
@@ -106,8 +121,9 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           ))}
           <ExportButton sessionId={sessionId} title={state.row?.title ?? 'session'} />
         </header>
-        <MessageList tree={state.tree} context={context} labels={labels} run={run} actions={messageActions} scrollToId={scrollTo} />
-        {run && run.kind !== 'reply' && !compactOpen && <RunStatus run={run} />}
+        {state.row?.continuedFrom && <ContinuedFrom link={state.row.continuedFrom} />}
+        <MessageList tree={state.tree} context={context} labels={labels} run={run} actions={messageActions} scrollToId={pendingJump ?? scrollTo} />
+        {run && run.kind !== 'reply' && !compactOpen && continueAt === null && <RunStatus run={run} />}
         <Composer
           draft={draft}
           onDraft={(t) => setDraft(sessionId, t)}
@@ -133,6 +149,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         </aside>
       )}
       {compactOpen && <CompactDialog session={session} onClose={() => setCompactOpen(false)} />}
+      {continueAt !== null && <ContinueDialog session={session} entryId={continueAt} onClose={() => setContinueAt(null)} />}
     </div>
   );
 }

@@ -15,6 +15,8 @@ export interface PanelProps {
   labels: Map<EntryId, string>;
   busy: boolean;
   onJumpTo: (id: EntryId) => void;
+  /** "Continue in new session" from this entry. */
+  onContinue: (id: EntryId) => void;
 }
 
 export interface PanelDef {
@@ -35,7 +37,7 @@ export const PANELS: readonly PanelDef[] = [
     label: 'Tree',
     title: 'Session tree',
     bodyClass: 'tree-body',
-    render: (p) => <TreePanel session={p.session} context={p.context} labels={p.labels} busy={p.busy} />,
+    render: (p) => <TreePanel session={p.session} context={p.context} labels={p.labels} busy={p.busy} onContinue={p.onContinue} />,
   },
   {
     id: 'timeline',

@@ -5,10 +5,18 @@ import { useEffect, useRef, useState } from 'react';
 import { useFlows } from '@/components/state/FlowsProvider';
 import { useImportState } from '@/components/state/hooks';
 import { useUi } from '@/components/state/uiStore';
+import { droppedEntries, droppedFolder, pickedFolder } from '@/lib/browser/folderFiles';
+import { BatchImport } from './BatchImport';
+import { useBatchImport } from './useBatchImport';
 
-/** The Import button, its progress bar and error, and a drop target covering the whole window. */
+/** `<input webkitdirectory>`: React's types do not list the attribute, every browser supports it. */
+const DIRECTORY_PICKER = { webkitdirectory: '' } as Record<string, string>;
+
+/** The Import buttons (files, a folder), their progress and errors, and a drop target covering the whole window. */
 export function ImportControls() {
   const inputRef = useRef<HTMLInputElement>(null);
+  const folderRef = useRef<HTMLInputElement>(null);
+  const batch = useBatchImport();
   const flows = useFlows();
   const { active, error } = useImportState();
   const selectSession = useUi((s) => s.selectSession);
@@ -35,6 +43,12 @@ export function ImportControls() {
       e.preventDefault();
       depth = 0;
       setDragging(false);
+      // A dropped folder is one batch; its entries must be taken now, the drop data is gone once this returns.
+      const entries = e.dataTransfer ? droppedEntries(e.dataTransfer.items) : null;
+      if (entries) {
+        void droppedFolder(entries).then(({ folder, files }) => flows.importFolder(folder, files, selectSession));
+        return;
+      }
       const files = [...(e.dataTransfer?.files ?? [])];
       if (files.length) void flows.importFiles(files, selectSession);
     };
@@ -52,9 +66,26 @@ export function ImportControls() {
 
   return (
     <>
-      <button type="button" className="btn" onClick={() => inputRef.current?.click()} disabled={active !== null}>
+      <button type="button" className="btn" onClick={() => inputRef.current?.click()} disabled={active !== null || batch.running !== null}>
         Import
       </button>
+      <button type="button" className="btn" onClick={() => folderRef.current?.click()} disabled={active !== null || batch.running !== null}>
+        Import folder
+      </button>
+      <input
+        ref={folderRef}
+        type="file"
+        aria-label="Import folder"
+        {...DIRECTORY_PICKER}
+        hidden
+        onChange={(e) => {
+          const files = [...(e.target.files ?? [])];
+          e.target.value = '';
+          if (!files.length) return;
+          const { folder, files: batchFiles } = pickedFolder(files);
+          void flows.importFolder(folder, batchFiles, selectSession);
+        }}
+      />
       <input
         ref={inputRef}
         type="file"
@@ -74,6 +105,7 @@ export function ImportControls() {
           <progress className="progress" aria-label="Import progress" max={active.totalBytes || 1} value={active.bytesRead} />
         </div>
       )}
+      <BatchImport />
       {error && (
         <div className="import-error" role="alert">
           <strong>Could not import {error.fileName}.</strong> {error.message}
@@ -85,7 +117,7 @@ export function ImportControls() {
       )}
       {dragging && (
         <div className="drop-overlay" aria-hidden="true">
-          Drop files to import (JSONL, JSON, .traj, .zip)
+          Drop files or a folder to import (JSONL, JSON, .traj, .zip)
         </div>
       )}
     </>

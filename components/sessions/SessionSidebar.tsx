@@ -7,7 +7,7 @@ import { useFlows } from '@/components/state/FlowsProvider';
 import { useWatched } from '@/components/state/hooks';
 import { useUi } from '@/components/state/uiStore';
 import { ConfirmDialog } from '@/components/common/ConfirmDialog';
-import { formatRelative } from '@/lib/format/numbers';
+import { sessionWhen } from '@/lib/format/sessionDate';
 import { Icon } from '@/components/common/Icon';
 
 export function SessionSidebar({ children }: { children?: React.ReactNode }) {
@@ -112,7 +112,7 @@ function SessionItem({ row, active, onSelect, onDelete }: { row: SessionRow; act
         <button type="button" className="session-open" aria-current={active ? 'page' : undefined} onClick={onSelect}>
           <span className="session-title">{row.title}</span>
           <span className="session-sub">
-            {row.entryCount} entries · {formatRelative(row.updatedAt)}
+            {row.entryCount} entries · {sessionWhen(row)}
           </span>
         </button>
       )}

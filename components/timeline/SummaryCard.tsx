@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { toast } from 'sonner';
 import { Markdown } from '@/components/common/Markdown';
 import { formatCost, formatDuration, formatCount } from '@/lib/format/numbers';
-import { messageText, oneLine } from '@/lib/session/messages';
+import { entryPreview } from '@/lib/tree/preview';
 import type { EffectiveSummary } from '@/lib/session/revisions';
 import type { EntryId, SessionEntry } from '@/lib/session/types';
 import { summarizerLabel } from '@/lib/timeline/summarizerLabel';
@@ -15,14 +15,9 @@ type SummaryItem = Extract<TimelineItem, { kind: 'summary' }>;
 
 const ORIGINALS_PAGE = 100;
 
+/** The tree's one-line preview: it says what an empty, thinking-only or tool-only reply is instead of "assistant: ". */
 function preview(e: SessionEntry | undefined): string {
-  if (!e) return '';
-  if (e.type === 'message') {
-    const text = messageText(e.message) || (e.message.role === 'assistant' ? e.message.content.map((p) => (p.type === 'toolCall' ? `[tool: ${p.name}]` : '')).join(' ') : '');
-    return `${e.message.role === 'toolResult' ? 'tool' : e.message.role}: ${oneLine(text, 80)}`;
-  }
-  if (e.type === 'branch_summary') return `[branch summary] ${oneLine(e.summary, 60)}`;
-  return e.type;
+  return e ? entryPreview(e).text : '';
 }
 
 function Originals({ range, label }: { range: EntryRange; label: string }) {

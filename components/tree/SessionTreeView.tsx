@@ -23,6 +23,8 @@ export interface SessionTreeViewProps {
   onSelect: (entryId: EntryId) => void;
   /** A new label, or null to clear it. */
   onSetLabel: (entryId: EntryId, label: string | null) => void;
+  /** "Continue in new session" from an entry; without it rows offer no such button. */
+  onContinue?: (entryId: EntryId) => void;
   initialFilter?: TreeFilter;
   className?: string;
 }
@@ -51,7 +53,7 @@ const whenIdle: Idle = (cb) => {
  * the DOM only follows it (roving tabindex on the rendered rows, and the
  * focused row is always rendered even when scrolled out of view).
  */
-export function SessionTreeView({ tree, version, leafId, activePathIds, labels, onSelect, onSetLabel, initialFilter = 'default', className }: SessionTreeViewProps) {
+export function SessionTreeView({ tree, version, leafId, activePathIds, labels, onSelect, onSetLabel, onContinue, initialFilter = 'default', className }: SessionTreeViewProps) {
   const baseId = useId();
   const helpId = `${baseId}-help`;
   const [filter, setFilter] = useState<TreeFilter>(initialFilter);
@@ -182,9 +184,9 @@ export function SessionTreeView({ tree, version, leafId, activePathIds, labels, 
 
   // The row handlers read the latest props and query through a ref, so they stay one object and typing
   // or a new label does not re-render every memoised row just because a callback changed.
-  const latest = useRef({ query, labels, onSelect, onSetLabel });
+  const latest = useRef({ query, labels, onSelect, onSetLabel, onContinue });
   useLayoutEffect(() => {
-    latest.current = { query, labels, onSelect, onSetLabel };
+    latest.current = { query, labels, onSelect, onSetLabel, onContinue };
   });
 
   const setFold = useCallback((id: EntryId, fold: boolean) => {
@@ -288,6 +290,7 @@ export function SessionTreeView({ tree, version, leafId, activePathIds, labels, 
         setEditingId(null);
         ownsFocus.current = restoreFocus;
       },
+      onContinue: (id) => latest.current.onContinue?.(id),
       registerRow: (id, el) => {
         if (el) rowEls.current.set(id, el);
         else rowEls.current.delete(id);
@@ -381,6 +384,7 @@ export function SessionTreeView({ tree, version, leafId, activePathIds, labels, 
                 searching={searching}
                 query={row.match ? shownQuery : ''}
                 handlers={handlers}
+                canContinue={onContinue !== undefined}
               />
             );
           })}

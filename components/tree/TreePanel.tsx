@@ -20,7 +20,19 @@ import { SessionTreeView } from './SessionTreeView';
  * puts its text in the composer to edit and resend (as pi does); any other
  * entry becomes the new position.
  */
-export function TreePanel({ session, context, labels, busy }: { session: SessionFlows; context: SessionContext; labels: Map<EntryId, string>; busy: boolean }) {
+export function TreePanel({
+  session,
+  context,
+  labels,
+  busy,
+  onContinue,
+}: {
+  session: SessionFlows;
+  context: SessionContext;
+  labels: Map<EntryId, string>;
+  busy: boolean;
+  onContinue?: (id: EntryId) => void;
+}) {
   const snap = session.live.getSnapshot();
   const { tree, leafId, version } = snap;
   const flows = useFlows();
@@ -71,7 +83,16 @@ export function TreePanel({ session, context, labels, busy }: { session: Session
         </button>
         <span className="muted small">{tree.size} entries · {branchPoints} branch points</span>
       </div>
-      <SessionTreeView tree={tree} version={version} leafId={leafId} activePathIds={activePathIds} labels={labels} onSelect={onSelect} onSetLabel={session.setLabel} />
+      <SessionTreeView
+        tree={tree}
+        version={version}
+        leafId={leafId}
+        activePathIds={activePathIds}
+        labels={labels}
+        onSelect={onSelect}
+        onSetLabel={session.setLabel}
+        {...(onContinue && !busy ? { onContinue } : {})}
+      />
       {pending && (
         <LeaveBranchDialog
           onCancel={() => setPending(null)}

@@ -19,6 +19,7 @@ export interface RowHandlers {
   onEditLabel: (id: string) => void;
   onSaveLabel: (id: string, label: string | null) => void;
   onCancelLabel: (restoreFocus: boolean) => void;
+  onContinue: (id: string) => void;
   registerRow: (id: string, el: HTMLElement | null) => void;
 }
 
@@ -48,6 +49,7 @@ export const TreeRowView = memo(function TreeRowView({
   searching,
   query,
   handlers,
+  canContinue = false,
 }: {
   row: TreeRow;
   domId: string;
@@ -59,6 +61,8 @@ export const TreeRowView = memo(function TreeRowView({
   /** The query to highlight: empty on rows that do not match, so typing re-renders only matching rows. */
   query: string;
   handlers: RowHandlers;
+  /** Offer "Continue in new session" on this row. */
+  canContinue?: boolean;
 }) {
   const preview = entryPreview(row.entry);
   const labelId = `${domId}-text`;
@@ -137,6 +141,21 @@ export const TreeRowView = memo(function TreeRowView({
         {row.onActivePath && <span className="stree-sr"> (on active path)</span>}
         {row.isCurrent && <span className="stree-current">● current</span>}
       </span>
+      {canContinue && !editing && (
+        <button
+          type="button"
+          className="stree-label-btn"
+          tabIndex={-1}
+          aria-label={`Continue in new session from ${preview.text}`}
+          title="Continue in new session from here"
+          onClick={(e) => {
+            e.stopPropagation();
+            handlers.onContinue(row.id);
+          }}
+        >
+          Continue
+        </button>
+      )}
       {editing ? (
         <LabelEditor current={row.label} onSave={(label) => handlers.onSaveLabel(row.id, label)} onCancel={handlers.onCancelLabel} />
       ) : (

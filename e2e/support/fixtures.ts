@@ -52,11 +52,11 @@ export { expect };
 
 export async function openApp(page: Page) {
   await page.goto('/');
-  await expect(page.getByRole('button', { name: 'New session' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'New session', exact: true })).toBeVisible();
 }
 
 export async function newSession(page: Page) {
-  await page.getByRole('button', { name: 'New session' }).click();
+  await page.getByRole('button', { name: 'New session', exact: true }).click();
   await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
 }
 

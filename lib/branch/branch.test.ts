@@ -163,14 +163,17 @@ describe('branches in real transcripts', () => {
       for (const e of c.entries) expect(onCurrent.has(e.id)).toBe(false);
       c.entries.forEach((e, i) => i > 0 && expect(e.parentId).toBe(c.entries[i - 1]!.id));
     }
-    // Summarise the longest abandoned branch with a small budget: newest first, files from the whole branch.
-    const longest = others.map((o) => collectBranchEntries(s.tree, o.id, current)).sort((a, b) => b.entries.length - a.entries.length)[0]!;
+    // The branches are local commands (/doctor, /status, /mcp): notes the model never saw, so nothing to summarise.
+    for (const other of others) expect(prepareBranchSummary(collectBranchEntries(s.tree, other.id, current).entries, { tokensOf: entryTokens, budget: 2000 })).toBeNull();
+    // Leaving the whole conversation (back to before its first message) with a small budget: newest first, files from all of it.
+    const whole = s.tree.pathTo(current);
     const budget = 2000;
-    const p = prepareBranchSummary(longest.entries, { tokensOf: entryTokens, budget })!;
+    const p = prepareBranchSummary(whole, { tokensOf: entryTokens, budget })!;
     expect(p.tokens).toBeLessThanOrEqual(budget);
-    expect(p.items[p.items.length - 1]!.entryId).toBe(longest.entries.filter((e) => e.type === 'message').at(-1)!.id);
+    expect(p.items[p.items.length - 1]!.entryId).toBe(whole.filter((e) => e.type === 'message').at(-1)!.id);
+    expect(p.droppedItems).toBeGreaterThan(0);
     const r = (await summarizeBranch(p, { kind: 'extractive' }))!;
-    expect(r.fromId).toBe(longest.oldLeafId);
+    expect(r.fromId).toBe(current);
   });
 
   it('ChatGPT export tree: two branch points; every pair of leaves meets at one of them', () => {

@@ -2,7 +2,7 @@ import { planSequence } from '@/lib/compaction/chunking';
 import { extractiveSummary } from '@/lib/compaction/extractive';
 import { fileFooter } from '@/lib/compaction/fileOps';
 import { planLimits, type PlanOptions } from '@/lib/compaction/plan';
-import { SUMMARIZER_SYSTEM, branchInstructions } from '@/lib/compaction/prompts';
+import { SUMMARIZER_SYSTEM, branchInstructions, continuationInstructions } from '@/lib/compaction/prompts';
 import { hookList, notifyAfterHooks, produceSummary, producedDetails, type SummaryEngine, type SummaryRunOptions } from '@/lib/compaction/produce';
 import type { BeforeSummaryDecision, MaybePromise, SummaryPlan } from '@/lib/compaction/types';
 import { DEFAULT_COMPACTION_SETTINGS, type EntryId, type NewEntry, type SummaryDetails } from '@/lib/session/types';
@@ -10,16 +10,27 @@ import type { BranchSummaryPreparation } from './prepare';
 
 const BRANCH_CHAIN_NOTE =
   'The <previous-summary> summarises the earlier part of this same branch; the transcript continues it. Merge both into one branch summary.\n\n';
+const CONTINUATION_CHAIN_NOTE =
+  'The <previous-summary> summarises the earlier part of this same conversation; the transcript continues it. Merge both into one summary.\n\n';
+
+/**
+ * What a path is summarised for: a branch the user left (appended where they
+ * went), or the conversation up to a message that a new session continues
+ * from ("Continue in new session"); the same preparation, other instructions.
+ */
+export type BranchPurpose = 'branch' | 'continuation';
 
 /** Plans the summarizer requests for a branch summary (chunked like a compaction when the branch is long). */
-export function planBranchSummary(prep: BranchSummaryPreparation, opts: PlanOptions): SummaryPlan {
+export function planBranchSummary(prep: BranchSummaryPreparation, opts: PlanOptions & { purpose?: BranchPurpose }): SummaryPlan {
   const { maxOutputTokens, safetyMarginTokens } = planLimits(opts);
+  const continuation = opts.purpose === 'continuation';
+  const instructions = continuation ? continuationInstructions(opts.customInstructions) : branchInstructions(opts.customInstructions);
   const seq = planSequence({
     items: prep.items,
     previousSummary: null,
     system: SUMMARIZER_SYSTEM,
-    freshInstructions: branchInstructions(opts.customInstructions),
-    updateInstructions: BRANCH_CHAIN_NOTE + branchInstructions(opts.customInstructions),
+    freshInstructions: instructions,
+    updateInstructions: (continuation ? CONTINUATION_CHAIN_NOTE : BRANCH_CHAIN_NOTE) + instructions,
     purpose: 'branch',
     window: opts.window,
     maxOutputTokens,
@@ -54,7 +65,7 @@ export interface BranchSummaryHooks {
   afterBranchSummary?(result: BranchSummaryResult): MaybePromise<void>;
 }
 
-export type SummarizeBranchOptions = SummaryRunOptions<BranchSummaryHooks>;
+export type SummarizeBranchOptions = SummaryRunOptions<BranchSummaryHooks> & { purpose?: BranchPurpose };
 
 /**
  * Summarises an abandoned branch. Resolves with the data of the
@@ -66,7 +77,8 @@ export async function summarizeBranch(prep: BranchSummaryPreparation, engine: Su
   const produced = await produceSummary<BranchSummaryHooks>({
     engine,
     fileOps: prep.fileOps,
-    extractive: (options) => extractiveSummary({ kind: 'branch', items: prep.items, fileOps: prep.fileOps }, options),
+    // A continuation is the conversation itself, not an abandoned branch: the extractive summary says so.
+    extractive: (options) => extractiveSummary({ kind: opts.purpose === 'continuation' ? 'compaction' : 'branch', items: prep.items, fileOps: prep.fileOps }, options),
     ask: (h, ctx) => (h.beforeBranchSummary ? () => h.beforeBranchSummary!(prep, ctx) : undefined),
     opts,
   });

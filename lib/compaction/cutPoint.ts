@@ -29,7 +29,7 @@ export function isValidCutPoint(e: SessionEntry | undefined): boolean {
 
 /** An assistant reply that failed before producing anything: buildSessionContext drops it. */
 export function isEmptyFailedReply(m: ChatMessage): boolean {
-  return m.role === 'assistant' && m.content.length === 0 && (m.stopReason === 'error' || m.stopReason === 'aborted');
+  return m.role === 'assistant' && m.content.length === 0 && (m.stopReason === 'error' || m.stopReason === 'aborted' || m.stopReason === 'interrupted');
 }
 
 /**

@@ -123,6 +123,17 @@ What worked, what did not, and what is worth carrying over.
 ${FIDELITY}${focus(customInstructions)}`;
 }
 
+/** The conversation up to a message, for a new session that starts from this summary alone ("Continue in new session"). */
+export function continuationInstructions(customInstructions?: string): string {
+  return `${NO_CONTINUE}
+
+The transcript is a conversation up to the point where the user is starting a new session. The new session begins with this summary and nothing else: write it so that an assistant reading only the summary can carry on the work from that point.
+
+${SECTIONS}
+
+${FIDELITY}${focus(customInstructions)}`;
+}
+
 export function wrapPrevious(summary: string): string {
   return `<previous-summary>\n${summary}\n</previous-summary>\n\n`;
 }

@@ -1,4 +1,4 @@
-import type { CompactionSettings, EntryType, SessionEntry, SessionMeta, SessionSource } from '@/lib/session/types';
+import type { CompactionSettings, ContinuedFrom, EntryType, SessionEntry, SessionMeta, SessionSource } from '@/lib/session/types';
 import { StorageError } from './errors';
 import type { SessionRow, StoredEntry } from './schema';
 
@@ -41,9 +41,12 @@ const META_FIELDS: AllKeys<SessionMeta> = {
   compaction: true,
   source: true,
   cwd: true,
+  undated: true,
+  continuedFrom: true,
 };
 
 const SOURCE_FIELDS: AllKeys<SessionSource> = { format: true, fileName: true, hash: true, originalId: true };
+const CONTINUED_FIELDS: AllKeys<ContinuedFrom> = { sessionId: true, entryId: true, title: true, origin: true };
 
 const COMPACTION_FIELDS: AllKeys<CompactionSettings> = {
   enabled: true,
@@ -83,6 +86,7 @@ export function domainMeta(meta: MetaFields & { id?: string }): MetaFields {
   const { id: _id, ...picked } = pick(meta, META_FIELDS);
   const out = picked as MetaFields;
   if (out.source) out.source = pick(out.source, SOURCE_FIELDS) as SessionSource;
+  if (out.continuedFrom) out.continuedFrom = pick(out.continuedFrom, CONTINUED_FIELDS) as ContinuedFrom;
   if (out.compaction) out.compaction = pick(out.compaction, COMPACTION_FIELDS);
   return out;
 }

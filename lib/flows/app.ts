@@ -1,11 +1,13 @@
 import { errorMessage } from '@/lib/errors';
 import type { SummaryEntry } from '@/lib/session/revisions';
 import type { AppSettings } from '@/lib/settings/appSettings';
-import { DEFAULT_COMPACTION_SETTINGS, type EntryId, type SessionEntry, type StoredSession, type UserContent } from '@/lib/session/types';
+import { DEFAULT_COMPACTION_SETTINGS, type ContinuedFrom, type EntryId, type SessionEntry, type StoredSession, type UserContent } from '@/lib/session/types';
 import { arriveAt, leavesBranch, type LeaveChoice } from './branch';
 import { changeModel, editAndResend, regenerateReply, send, stop, switchSibling } from './chat';
 import { compactSession, previewCompaction, type CompactRequest } from './compaction';
+import { draftContinuation, findContinuationSource, startContinuation, type ContinuationDraft } from './continueSession';
 import { exportEverything, exportSession, type ExportFormat } from './exportSessions';
+import { BatchImportTracker, importBatch, type BatchFile } from './importBatch';
 import { ImportTracker, importFiles } from './importFiles';
 import { LiveSession } from './liveSession';
 import type { FlowPorts } from './ports';
@@ -80,6 +82,8 @@ export class SessionFlows implements SessionHandle {
   arriveAt = (target: EntryId | null, choice: LeaveChoice) => arriveAt(this, target, choice);
   setLabel = (targetId: EntryId, label: string | null) => setLabel(this, targetId, label);
   forkHere = () => forkHere(this);
+  /** Summarises the conversation up to `entryId` for a new session; the user reviews the draft before startContinuation. */
+  draftContinuation = (entryId: EntryId) => draftContinuation(this, entryId);
   repairInterrupted = (opts?: Parameters<typeof repairInterrupted>[1]) => repairInterrupted(this, opts);
 
   setSummaryUndone = (target: SummaryEntry, undone: boolean) => setUndone(this, target, undone);
@@ -91,6 +95,7 @@ export class SessionFlows implements SessionHandle {
 export class AppFlows {
   readonly runs = new RunRegistry();
   readonly imports = new ImportTracker();
+  readonly batch = new BatchImportTracker();
   private readonly open = new Map<string, SessionFlows>();
 
   constructor(readonly ports: FlowPorts) {}
@@ -147,7 +152,11 @@ export class AppFlows {
   loadClientCredentials = () => this.ports.store.loadClientCredentials();
 
   importFiles = (files: File[], onImported: (sessionId: string) => void) => importFiles(this.ports, this.imports, files, onImported);
+  /** A whole folder as one batch: one progress, one summary, cancellable (flows.batch). */
+  importFolder = (folder: string, files: readonly BatchFile[], onImported: (sessionId: string) => void) => importBatch(this.ports, this.batch, folder, files, onImported);
   exportSession = (sessionId: string, title: string, format: ExportFormat) => exportSession(this.ports, sessionId, title, format);
   exportEverything = () => exportEverything(this.ports);
+  startContinuation = (draft: ContinuationDraft, edited: { summary: string; title: string }) => startContinuation(this.ports, draft, edited);
+  findContinuationSource = (link: ContinuedFrom) => findContinuationSource(this.ports.store, link);
   checkStorageHealth = (cancelled?: () => boolean) => checkStorageHealth(this.ports, cancelled);
 }

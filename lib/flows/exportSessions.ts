@@ -5,6 +5,7 @@ import type { FlowPorts } from './ports';
 export interface ExportFormat {
   kind: ExportKind;
   label: string;
+  /** What the file name ends with, after the title. */
   ext: string;
   mime: string;
   hint: string;
@@ -13,7 +14,15 @@ export interface ExportFormat {
 export const EXPORT_FORMATS: readonly ExportFormat[] = [
   { kind: 'jsonl', label: 'JSONL', ext: 'jsonl', mime: 'application/x-ndjson', hint: 'The app’s own format: the whole tree, every summary. Re-imports identically.' },
   { kind: 'markdown', label: 'Markdown', ext: 'md', mime: 'text/markdown', hint: 'The active path, summaries as marked blocks.' },
-  { kind: 'markdown-all', label: 'Markdown, all branches', ext: 'md', mime: 'text/markdown', hint: 'Every branch of the tree.' },
+  { kind: 'markdown-all', label: 'Markdown, all branches', ext: 'all-branches.md', mime: 'text/markdown', hint: 'Every branch of the tree.' },
+  {
+    kind: 'markdown-obsidian',
+    label: 'Markdown for Obsidian',
+    ext: 'md',
+    mime: 'text/markdown',
+    hint: 'The active path with YAML front matter (title, dates, model, source) that notes apps read as properties.',
+  },
+  { kind: 'pi-jsonl', label: 'pi session (JSONL v3)', ext: 'pi.jsonl', mime: 'application/x-ndjson', hint: 'The whole tree as a pi coding-agent session, to carry on there.' },
   { kind: 'html', label: 'HTML', ext: 'html', mime: 'text/html', hint: 'One self-contained page that opens offline.' },
 ];
 
@@ -29,7 +38,7 @@ export async function exportSession(ports: FlowPorts, sessionId: string, title: 
     const snap = await ports.store.exportSnapshot(sessionId);
     if (!snap) throw new Error('The session no longer exists.');
     const text = await ports.formats.exportSession(snap, format.kind);
-    ports.saveFile(safeFileName(title, format.kind === 'markdown-all' ? 'all-branches.md' : format.ext), text, format.mime);
+    ports.saveFile(safeFileName(title, format.ext), text, format.mime);
     return true;
   } catch (err) {
     ports.notify.error(`Export failed: ${errorMessage(err)}`);

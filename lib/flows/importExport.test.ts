@@ -37,6 +37,13 @@ describe('import flow', () => {
     expect(await ports.store.listSessions()).toHaveLength(4);
   });
 
+  it('counts the empty conversations of a Claude.ai export in the result message', async () => {
+    const ports = testPorts();
+    await new AppFlows(ports).importFiles([file('claudeAiExport')], () => {});
+    expect(await ports.store.listSessions()).toHaveLength(83);
+    expect(ports.notices.at(-1)).toEqual({ level: 'success', message: `Imported 83 sessions from ${FIXTURES.claudeAiExport} (2 empty conversations skipped)` });
+  });
+
   it('a malformed file names the line, writes nothing, and shows the error until dismissed', async () => {
     const ports = testPorts();
     const flows = new AppFlows(ports);
@@ -58,7 +65,8 @@ describe('export flows', () => {
     await flows.importFiles([file('librechatTree'), file('sweTraj')], () => {});
     const [row] = await ports.store.listSessions();
     for (const format of EXPORT_FORMATS) expect(await flows.exportSession(row!.id, row!.title, format)).toBe(true);
-    expect(ports.saved.map((f) => f.name)).toEqual(EXPORT_FORMATS.map((f) => safeFileName(row!.title, f.kind === 'markdown-all' ? 'all-branches.md' : f.ext)));
+    expect(ports.saved.map((f) => f.name)).toEqual(EXPORT_FORMATS.map((f) => safeFileName(row!.title, f.ext)));
+    expect(ports.saved.map((f) => f.name.slice(f.name.indexOf('.')))).toEqual(['.jsonl', '.md', '.all-branches.md', '.md', '.pi.jsonl', '.html']);
     expect(String(ports.saved[0]!.data).split('\n')[0]).toContain('"format":"longctx-session"');
 
     expect(await ports.store.getLastBackupAt()).toBeNull();

@@ -1,4 +1,5 @@
 import { errorMessage } from '@/lib/errors';
+import { skippedText } from '@/lib/formats/types';
 import type { SessionSnapshot } from '@/lib/session/types';
 import { Observable } from './observable';
 import type { FlowPorts } from './ports';
@@ -35,11 +36,11 @@ const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 export async function importFiles(ports: FlowPorts, tracker: ImportTracker, files: File[], onImported: (sessionId: string) => void): Promise<void> {
   const { formats, notify } = ports;
 
-  async function write(snapshots: SessionSnapshot[], fileName: string, allowDuplicates: boolean): Promise<void> {
+  async function write(snapshots: SessionSnapshot[], fileName: string, allowDuplicates: boolean, leftOut = ''): Promise<void> {
     const outcome = await ports.store.importSnapshots(snapshots, { allowDuplicates, fileName });
     if (outcome.imported.length > 0) {
       onImported(outcome.imported[0]!.id);
-      notify.success(`Imported ${plural(outcome.imported.length, 'session')} from ${fileName}`);
+      notify.success(`Imported ${plural(outcome.imported.length, 'session')} from ${fileName}${leftOut ? ` (${leftOut})` : ''}`);
     }
     if (outcome.duplicates.length > 0) {
       const names = outcome.duplicates.map((d) => `“${d.title}”`).join(', ');
@@ -66,8 +67,8 @@ export async function importFiles(ports: FlowPorts, tracker: ImportTracker, file
         tracker.update((s) => ({ ...s, active: { fileName: file.name, bytesRead, totalBytes } })),
       );
       for (const w of result.warnings.slice(0, 3)) notify.warning(`${file.name}: ${w}`);
-      if (result.sessions.length === 0) throw new Error('The file holds no conversation.');
-      await write(result.sessions, file.name, false);
+      if (result.sessions.length === 0) throw new Error(`The file holds no conversation${skippedText(result.skipped) ? ` (${skippedText(result.skipped)})` : ''}.`);
+      await write(result.sessions, file.name, false, skippedText(result.skipped));
     } catch (err) {
       const message = cleanError(err);
       tracker.update((s) => ({ ...s, error: { fileName: file.name, message } }));

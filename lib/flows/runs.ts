@@ -1,7 +1,7 @@
 import type { EntryId } from '@/lib/session/types';
 import { Observable } from './observable';
 
-export type RunKind = 'reply' | 'compaction' | 'branch-summary';
+export type RunKind = 'reply' | 'compaction' | 'branch-summary' | 'continuation';
 
 /** Something this tab is streaming for a session: a reply or a summary. One at a time per session. */
 export interface Run {

@@ -2,10 +2,21 @@ import type { EntryId, SessionEntry } from '@/lib/session/types';
 import { ImportError, type FormatId } from './types';
 
 /**
+ * The timestamp of a record that has none and follows no record that has one.
+ * Readers give an entry the last time seen before it; where there is none yet,
+ * this placeholder is resolved by `EntryAssembler.finish()`, never stored.
+ */
+export const NO_TIME = Number.NaN;
+
+/**
  * Collects the entries a reader produces and makes them a well-formed tree:
  * unique ids, source ids that were merged or split resolved to the entry that
  * stands for them, and parents before children (the order SessionTree and the
  * store rely on). Every reader ends with `finish()`, so these rules live here once.
+ *
+ * Times: an entry stamped NO_TIME (nothing before it had a time) takes the
+ * first real time of the file; a file with no time at all takes the import
+ * time and is `undated`, so no session is ever dated 1 January 1970.
  */
 export class EntryAssembler {
   readonly entries: SessionEntry[] = [];
@@ -13,10 +24,13 @@ export class EntryAssembler {
   /** Source id → id of the entry children of that source record attach to. */
   private readonly aliases = new Map<string, EntryId>();
   private duplicates = 0;
+  /** After finish(): no entry had a time of its own; every timestamp is the import time. */
+  undated = false;
 
   constructor(
     private readonly format: FormatId,
     private readonly warnings: string[],
+    private readonly importedAt?: number,
   ) {}
 
   has(id: EntryId): boolean {
@@ -53,6 +67,25 @@ export class EntryAssembler {
     return this.entries.length;
   }
 
+  /** The time that stands for "unknown" at the end: the file's first real time, else the import time. */
+  get fallbackTime(): number {
+    for (const e of this.entries) if (Number.isFinite(e.timestamp)) return e.timestamp;
+    return this.importedAt ?? Date.now();
+  }
+
+  private fillTimes(): void {
+    let first: number | undefined;
+    for (const e of this.entries) {
+      if (Number.isFinite(e.timestamp)) {
+        first = e.timestamp;
+        break;
+      }
+    }
+    this.undated = first === undefined && this.entries.length > 0;
+    const fill = first ?? this.importedAt ?? Date.now();
+    for (const e of this.entries) if (!Number.isFinite(e.timestamp)) e.timestamp = fill;
+  }
+
   finish(): SessionEntry[] {
     if (this.duplicates > 0) {
       this.warnings.push(`${this.duplicates} record(s) repeated an id already seen; the later copies were skipped.`);
@@ -63,6 +96,7 @@ export class EntryAssembler {
       else if (e.type === 'branch_summary') e.fromId = this.resolve(e.fromId);
       else if (e.type === 'label' || e.type === 'summary_revision') e.targetId = this.resolve(e.targetId);
     }
+    this.fillTimes();
     const ordered = parentsFirst(this.entries, this.format);
     let dangling = 0;
     for (const e of ordered) if (e.parentId !== null && !this.ids.has(e.parentId)) dangling++;
@@ -71,6 +105,17 @@ export class EntryAssembler {
     }
     return ordered;
   }
+}
+
+/** Creation and last-change time of a session from its entries (after EntryAssembler.finish(), so all are real times). */
+export function timeSpan(entries: readonly SessionEntry[], fallback: number): { createdAt: number; updatedAt: number } {
+  let createdAt = Infinity;
+  let updatedAt = -Infinity;
+  for (const e of entries) {
+    if (e.timestamp < createdAt) createdAt = e.timestamp;
+    if (e.timestamp > updatedAt) updatedAt = e.timestamp;
+  }
+  return Number.isFinite(createdAt) ? { createdAt, updatedAt } : { createdAt: fallback, updatedAt: fallback };
 }
 
 /**

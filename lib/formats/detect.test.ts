@@ -15,6 +15,11 @@ const EXPECTED: Record<keyof typeof FIXTURES, DetectedFormat> = {
   chatgptExport: 'chatgpt',
   librechatTree: 'librechat',
   sweTraj: 'swe-agent',
+  codexRollout: 'codex',
+  geminiSession: 'gemini-cli',
+  claudeAiExport: 'claude-ai',
+  lobeChatExport: 'lobechat',
+  openWebUiChat: 'open-webui',
 };
 
 describe('detectFormat', () => {
@@ -43,6 +48,18 @@ describe('detectFormat', () => {
   it('detects ChatGPT from a head cut before "mapping" and an empty export', () => {
     expect(detectFormat('[{"title": "x", "create_time": 1700000000.5, "upd')).toBe('chatgpt');
     expect(detectFormat('[]\n')).toBe('chatgpt');
+  });
+
+  it('detects the log form of Gemini CLI sessions, Open WebUI and Claude.ai export arrays, and Codex rollouts from before the envelope', () => {
+    const gemini = JSON.parse(readFixture('geminiSession')) as { messages: unknown[] };
+    const { messages, ...meta } = gemini;
+    expect(detectFormat([meta, ...messages].map((r) => JSON.stringify(r)).join('\n'))).toBe('gemini-cli');
+    const webui = JSON.parse(readFixture('openWebUiChat')) as { title: string };
+    expect(detectFormat(JSON.stringify([{ id: 'c1', user_id: 'u', title: webui.title, chat: webui }]))).toBe('open-webui');
+    expect(detectFormat(JSON.stringify((JSON.parse(readFixture('claudeAiExport')) as unknown[]).slice(3, 4)))).toBe('claude-ai');
+    const oldRollout = '{"id":"0a1b","timestamp":"2025-05-01T10:00:00.000Z","instructions":null}\n{"record_type":"state"}\n{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}\n';
+    expect(detectFormat(oldRollout, 'sessions/2025/05/01/rollout-2025-05-01T10-00-00-0a1b.jsonl')).toBe('codex');
+    expect(() => detectFormat(oldRollout, 'notes.jsonl')).toThrow(ImportError);
   });
 
   it('is not fooled by format keys inside message text', () => {

@@ -135,17 +135,26 @@ function has(shape: HeadShape, ...names: string[]): boolean {
   return names.every((n) => shape.keys.has(n));
 }
 
+/** The envelope types of a Codex rollout line (`{timestamp, type, payload}`). */
+const CODEX_LINES = new Set(['session_meta', 'turn_context', 'response_item', 'event_msg', 'compacted']);
+
 function classifyRecord(shape: HeadShape): DetectedFormat | undefined {
   const type = shape.keys.get('type');
   if (type === 'session') return shape.keys.get('format') === 'longctx-session' ? 'native' : 'pi';
+  if (typeof type === 'string' && CODEX_LINES.has(type) && has(shape, 'payload')) return 'codex';
+  if (has(shape, 'sessionId', 'projectHash')) return 'gemini-cli';
   if (has(shape, 'uuid') || has(shape, 'parentUuid') || has(shape, 'leafUuid') || (has(shape, 'sessionId') && typeof type === 'string')) return 'claude-code';
   return undefined;
 }
 
 function classifyDocument(shape: HeadShape): DetectedFormat | undefined {
   if (has(shape, 'mapping') || has(shape, 'current_node') || (has(shape, 'title') && has(shape, 'create_time'))) return 'chatgpt';
+  if (has(shape, 'chat_messages')) return 'claude-ai';
   if (has(shape, 'messages') && (has(shape, 'conversationId') || has(shape, 'endpoint'))) return 'librechat';
   if (has(shape, 'history') && (has(shape, 'trajectory') || has(shape, 'info') || has(shape, 'environment'))) return 'swe-agent';
+  // An Open WebUI export item wraps the chat; a chat from its database is bare (a history tree beside the model list).
+  if (has(shape, 'chat', 'title') || (has(shape, 'history') && (has(shape, 'models') || has(shape, 'currentId')))) return 'open-webui';
+  if (has(shape, 'exportType') || (has(shape, 'state') && has(shape, 'version'))) return 'lobechat';
   return undefined;
 }
 
@@ -173,7 +182,7 @@ export function detectFormat(head: string, fileName?: string): DetectedFormat {
   if (shape.kind === 'empty') throw new ImportError('The file is empty.');
   if (shape.kind === 'array') {
     const doc = classifyDocument(shape);
-    if (doc === 'chatgpt' || doc === 'librechat') return doc;
+    if (doc === 'chatgpt' || doc === 'librechat' || doc === 'claude-ai' || doc === 'open-webui') return doc;
     // An empty array is what ChatGPT exports for an account without conversations.
     if (shape.complete && /^[\s\uFEFF]*\[\s*\][\s]*$/.test(head)) return 'chatgpt';
   } else if (shape.kind === 'object') {
@@ -182,6 +191,8 @@ export function detectFormat(head: string, fileName?: string): DetectedFormat {
     if (record && (shape.moreLines || !doc)) return record;
     if (doc) return doc;
     if (lower.endsWith('.traj')) return 'swe-agent';
+    // Rollouts written before Codex put each line in an envelope open with a bare `{id, timestamp, instructions}`.
+    if (/(^|[\\/])rollout-[^\\/]*\.jsonl$/.test(lower) && has(shape, 'id', 'timestamp')) return 'codex';
   }
   if (lower.endsWith('.zip')) return 'archive';
   throw new ImportError(`This file is not in a format the app can import${fileName ? ` (${fileName})` : ''}. Supported formats: ${supportedFormatsText()}.`);

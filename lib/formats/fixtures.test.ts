@@ -11,7 +11,8 @@ import { expectNoBase64InText, expectToolResultsPaired, expectWellFormed, withou
 /** Invariants every imported real transcript must satisfy, whatever its format. */
 describe.each(allFixtureFiles())('fixture %s', (file) => {
   const text = readFileSync(join(FIXTURES_DIR, file), 'utf8');
-  const result = importText(text, { fileName: file });
+  const importedAt = Date.parse('2026-12-01T12:00:00Z');
+  const result = importText(text, { fileName: file, importedAt });
 
   it('imports well-formed sessions with provenance', () => {
     expect(result.sessions.length).toBeGreaterThan(0);
@@ -51,8 +52,20 @@ describe.each(allFixtureFiles())('fixture %s', (file) => {
     }
   });
 
+  it('dates every session from its file, or marks it undated at the import time: never 1970', () => {
+    const year2000 = Date.parse('2000-01-01T00:00:00Z');
+    for (const s of result.sessions) {
+      expect(s.meta.createdAt).toBeGreaterThan(year2000);
+      for (const e of s.entries) expect(e.timestamp).toBeGreaterThan(year2000);
+      if (s.meta.undated) {
+        expect(s.meta.createdAt).toBe(importedAt);
+        expect(s.entries.every((e) => e.timestamp === importedAt)).toBe(true);
+      } else expect(s.meta.createdAt).toBeLessThan(importedAt);
+    }
+  });
+
   it('gives the same entry ids and hash when imported again', () => {
-    const again = importText(text, { fileName: file });
+    const again = importText(text, { fileName: file, importedAt });
     expect(again.sessions.map(withoutSessionId)).toStrictEqual(result.sessions.map(withoutSessionId));
     expect(again.sessions[0]!.meta.id).not.toBe(result.sessions[0]!.meta.id);
   });

@@ -2,9 +2,14 @@ import { importArchive, isZip } from './export/archive';
 import { DETECT_HEAD_CHARS, detectFormat } from './detect';
 import { asImportError } from './readers/jsonl';
 import { readChatGpt } from './readers/chatgpt';
+import { readClaudeAi } from './readers/claudeAi';
 import { readClaudeCode } from './readers/claudeCode';
+import { readCodex } from './readers/codex';
+import { readGemini } from './readers/gemini';
 import { readLibreChat } from './readers/librechat';
+import { readLobeChat } from './readers/lobeChat';
 import { readNative } from './readers/native';
+import { readOpenWebUi } from './readers/openWebUi';
 import { readPi } from './readers/pi';
 import { readSweAgent } from './readers/sweAgent';
 import { ImportError, type FormatId, type ImportOptions, type ImportResult } from './types';
@@ -15,7 +20,12 @@ export const TEXT_READERS: Record<FormatId, TextReader> = {
   native: readNative,
   pi: readPi,
   'claude-code': readClaudeCode,
+  codex: readCodex,
+  'gemini-cli': readGemini,
   chatgpt: readChatGpt,
+  'claude-ai': readClaudeAi,
+  'open-webui': readOpenWebUi,
+  lobechat: readLobeChat,
   librechat: readLibreChat,
   'swe-agent': readSweAgent,
 };
@@ -29,8 +39,9 @@ export function readAs(format: FormatId, text: string, opts: ImportOptions = {})
   }
 }
 
-/** Detects the format of a whole text and reads it. */
-export function importText(text: string, opts: ImportOptions = {}): ImportResult {
+/** Detects the format of a whole text and reads it. One import has one import time (for files without times). */
+export function importText(text: string, given: ImportOptions = {}): ImportResult {
+  const opts = { ...given, importedAt: given.importedAt ?? Date.now() };
   let format;
   try {
     format = detectFormat(text.slice(0, DETECT_HEAD_CHARS), opts.fileName);

@@ -34,7 +34,7 @@ describe('formats worker API', () => {
 
   it('exports every kind for a real session', () => {
     const [snap] = importText(readFixture('claudeLog'), { fileName: 'x.jsonl' }).sessions;
-    for (const kind of ['jsonl', 'markdown', 'markdown-all', 'html'] as const) {
+    for (const kind of ['jsonl', 'markdown', 'markdown-all', 'markdown-obsidian', 'pi-jsonl', 'html'] as const) {
       const out = api.exportSession(snap!, kind);
       expect(out.length).toBeGreaterThan(1000);
     }

@@ -7,13 +7,14 @@ import { exportArchive, isZip } from './export/archive';
 import { exportHtml } from './export/html';
 import { exportJsonl } from './export/jsonl';
 import { exportMarkdown } from './export/markdown';
+import { exportPiV3 } from './export/piV3';
 import { importBytes } from './import';
 import { importStream } from './stream';
 import type { ImportResult } from './types';
 import type { SessionSnapshot } from '@/lib/session/types';
 
 /** What one session can be exported as. */
-export type ExportKind = 'jsonl' | 'markdown' | 'markdown-all' | 'html';
+export type ExportKind = 'jsonl' | 'markdown' | 'markdown-all' | 'markdown-obsidian' | 'pi-jsonl' | 'html';
 
 export type ProgressFn = (bytesRead: number, totalBytes: number) => void;
 
@@ -29,14 +30,14 @@ async function* decodedChunks(blob: Blob): AsyncGenerator<string> {
 export function createFormatsService() {
   return {
     /** Reads a file of any supported format, streaming it when it is text. Throws ImportError with the line at fault. */
-    async importFile(file: Blob, fileName: string, onProgress?: ProgressFn): Promise<ImportResult> {
+    async importFile(file: Blob, fileName: string, onProgress?: ProgressFn, importedAt = Date.now()): Promise<ImportResult> {
       const magic = new Uint8Array(await file.slice(0, 4).arrayBuffer());
       if (isZip(magic)) {
-        const result = importBytes(new Uint8Array(await file.arrayBuffer()), { fileName });
+        const result = importBytes(new Uint8Array(await file.arrayBuffer()), { fileName, importedAt });
         onProgress?.(file.size, file.size);
         return result;
       }
-      return importStream(decodedChunks(file), { fileName, totalBytes: file.size, onProgress: (n) => onProgress?.(n, file.size) });
+      return importStream(decodedChunks(file), { fileName, importedAt, totalBytes: file.size, onProgress: (n) => onProgress?.(n, file.size) });
     },
 
     exportSession(snapshot: SessionSnapshot, kind: ExportKind): string {
@@ -47,6 +48,10 @@ export function createFormatsService() {
           return exportMarkdown(snapshot);
         case 'markdown-all':
           return exportMarkdown(snapshot, { allBranches: true });
+        case 'markdown-obsidian':
+          return exportMarkdown(snapshot, { frontMatter: true });
+        case 'pi-jsonl':
+          return exportPiV3(snapshot);
         case 'html':
           return exportHtml(snapshot);
       }

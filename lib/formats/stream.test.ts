@@ -14,11 +14,13 @@ function comparable(r: ImportResult) {
 describe('importStream', () => {
   it.each(allFixtureFiles())('equals the whole-text import for random chunk sizes: %s', async (file) => {
     const text = readFileSync(join(FIXTURES_DIR, file), 'utf8');
-    const expected = comparable(importText(text, { fileName: file }));
+    // One import time for both, so an undated file's sessions compare equal.
+    const importedAt = Date.parse('2026-12-01T12:00:00Z');
+    const expected = comparable(importText(text, { fileName: file, importedAt }));
     const rand = prng(file.length * 7919);
     for (const max of [1 + Math.floor(text.length / 3000), 4096, 70_000]) {
       const progress: number[] = [];
-      const r = await importStream(asAsync(randomChunks(text, rand, max)), { fileName: file, totalBytes: Buffer.byteLength(text), onProgress: (n) => progress.push(n) });
+      const r = await importStream(asAsync(randomChunks(text, rand, max)), { fileName: file, importedAt, totalBytes: Buffer.byteLength(text), onProgress: (n) => progress.push(n) });
       expect(comparable(r)).toStrictEqual(expected);
       expect(progress[progress.length - 1]).toBe(Buffer.byteLength(text, 'utf8'));
       expect(progress.every((n, i) => i === 0 || n >= progress[i - 1]!)).toBe(true);
@@ -62,5 +64,35 @@ describe('importStream', () => {
     const cg = readFixture('chatgptExport');
     await expect(importStream(asAsync(randomChunks(cg.slice(0, 100_000), prng(2), 4000)))).rejects.toThrow(/truncated/);
     await expect(importStream(asAsync([]))).rejects.toThrow(/empty/);
+  });
+});
+
+describe('importStream errors in export arrays', () => {
+  /** A real export with one line damaged in the middle; the line is counted here, not by the code under test. */
+  function damaged(name: 'claudeAiExport' | 'chatgptExport' | 'openWebUiChat', how: (line: string) => string) {
+    const lines = readFixture(name).split('\n');
+    const at = Math.floor(lines.length / 2);
+    lines[at] = how(lines[at]!);
+    return { text: lines.join('\n'), line: at + 1 };
+  }
+  async function message(text: string, chunk: number): Promise<unknown> {
+    return importStream(asAsync(randomChunks(text, prng(chunk), chunk)), { fileName: 'conversations.json' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+  }
+
+  it.each([
+    ['a stray brace (the token parser objects)', 'claudeAiExport', (l: string) => `${l.slice(0, Math.floor(l.length / 2))}}{,`],
+    ['a bare word (the tokenizer objects)', 'chatgptExport', (l: string) => `${l.slice(0, Math.floor(l.length / 2))} nope`],
+  ] as const)('names the line of %s, whatever the chunking, as the text reader does', async (_what, name, how) => {
+    const { text, line } = damaged(name, how);
+    for (const chunk of [4096, 65_536]) {
+      const err = await message(text, chunk);
+      expect(err).toBeInstanceOf(ImportError);
+      expect((err as ImportError).line).toBe(line);
+      expect((err as ImportError).message).toMatch(new RegExp(`^Line ${line}: invalid JSON`));
+    }
+    expect(() => importText(text, { fileName: 'conversations.json' })).toThrow(new RegExp(`^Line ${line}\\b`));
   });
 });

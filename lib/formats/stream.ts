@@ -4,9 +4,13 @@ import { Fnv1a64 } from './hash';
 import { parseJsonDocument } from './jsonValues';
 import { LineSplitter, Utf8Counter } from './lines';
 import { ChatGptCollector } from './readers/chatgpt';
+import { ClaudeAiCollector } from './readers/claudeAi';
 import { claudeCodeSink } from './readers/claudeCode';
+import { codexSink } from './readers/codex';
+import { geminiSink, isGeminiDocument } from './readers/gemini';
 import { asImportError, JsonlFeeder, type JsonlSinkFactory } from './readers/jsonl';
 import { nativeSink } from './readers/native';
+import { OpenWebUiCollector } from './readers/openWebUi';
 import { piSink } from './readers/pi';
 import { readAs } from './import';
 import { ImportError, type FormatId, type ImportOptions, type ImportResult } from './types';
@@ -15,12 +19,14 @@ import { ImportError, type FormatId, type ImportOptions, type ImportResult } fro
  * Streaming import for files too big to hold twice (100 MB ChatGPT exports).
  *
  * The first ~64 KB are buffered to detect the format, then:
- * - JSON lines (native, pi, Claude Code) go line by line through the same
- *   JsonlFeeder the text readers use;
- * - a ChatGPT array is parsed with @streamparser/json, one conversation at a
- *   time, each handed to the same converter the text reader uses and then
- *   dropped (keepStack: false, so the parser does not keep them either);
- * - LibreChat and SWE-agent files are small and are buffered, then read as text.
+ * - JSON lines (native, pi, Claude Code, Codex, Gemini CLI's .jsonl) go line
+ *   by line through the same JsonlFeeder the text readers use;
+ * - a ChatGPT, Claude.ai or Open WebUI export array is parsed with
+ *   @streamparser/json, one conversation at a time, each handed to the same
+ *   converter the text reader uses and then dropped (keepStack: false, so the
+ *   parser does not keep them either);
+ * - single documents (LibreChat, SWE-agent, LobeChat, a Gemini CLI .json, one
+ *   Open WebUI chat) are small and are buffered, then read as text.
  * The content hash is computed over the chunks as they pass, so it equals the
  * hash of the whole text.
  */
@@ -39,6 +45,20 @@ const JSONL_SINKS: Partial<Record<FormatId, JsonlSinkFactory>> = {
   native: nativeSink,
   pi: piSink,
   'claude-code': claudeCodeSink,
+  codex: codexSink,
+  'gemini-cli': geminiSink,
+};
+
+/** Converts one element of an export array at a time (ChatGptCollector and its kin). */
+interface ArrayCollector {
+  add(element: unknown): void;
+  finish(hash: string): ImportResult;
+}
+
+const ARRAY_COLLECTORS: Partial<Record<FormatId, (opts: ImportOptions) => ArrayCollector>> = {
+  chatgpt: (opts) => new ChatGptCollector(opts),
+  'claude-ai': (opts) => new ClaudeAiCollector(opts),
+  'open-webui': (opts) => new OpenWebUiCollector(opts),
 };
 
 function jsonlConsumer(format: FormatId, factory: JsonlSinkFactory, opts: ImportOptions): Consumer {
@@ -53,18 +73,54 @@ function jsonlConsumer(format: FormatId, factory: JsonlSinkFactory, opts: Import
   };
 }
 
-function streamError(err: unknown, chars: number): ImportError {
-  if (err instanceof ImportError) return err;
-  const msg = err instanceof Error ? err.message : String(err);
-  if (/ended in (the )?mid/i.test(msg)) return new ImportError('The file ends in the middle of a JSON value (truncated JSON).', { format: 'chatgpt', cause: err });
-  const pos = /absolute position "?(\d+)/.exec(msg) ?? /position "?(\d+)/.exec(msg);
-  const where = pos ? `at byte ${pos[1]}` : `after character ${chars}`;
-  const why = msg.replace(/\s*at chunk position "?\d+"?\s*\(absolute position "?\d+"?\)/, '').replace(/\s*at position "?\d+"?/, '');
-  return new ImportError(`Invalid JSON ${where} (${why})`, { format: 'chatgpt', cause: err });
+/**
+ * Line numbers for the streamed JSON parser's errors, which give a byte
+ * offset (or none, when the token parser objects: then the tokenizer's offset
+ * is where it stopped). Only the write in progress is scanned: before it, a
+ * count of lines and bytes is all that is kept.
+ */
+class LineCounter {
+  private line = 1;
+  private readonly bytes = new Utf8Counter();
+
+  /** The 1-based line of absolute byte `at`, when it falls in `text` (the write in progress). */
+  lineOf(text: string, at: number): number | undefined {
+    let b = this.bytes.bytes;
+    if (!(at >= b)) return undefined;
+    let line = this.line;
+    for (let i = 0; i < text.length && b < at; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x0a) line++;
+      if (c < 0x80) b += 1;
+      else if (c < 0x800) b += 2;
+      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+        b += 4;
+        i++;
+      } else b += 3;
+    }
+    return b >= at ? line : undefined;
+  }
+
+  advance(text: string): void {
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.line++;
+    this.bytes.add(text);
+  }
 }
 
-function chatGptArrayConsumer(opts: ImportOptions): Consumer {
-  const collector = new ChatGptCollector(opts);
+function streamError(err: unknown, chars: number, format: FormatId, lineOf: (byte: number) => number | undefined, parserOffset?: number): ImportError {
+  if (err instanceof ImportError) return err;
+  const msg = err instanceof Error ? err.message : String(err);
+  if (/ended in (the )?mid/i.test(msg)) return new ImportError('The file ends in the middle of a JSON value (truncated JSON).', { format, cause: err });
+  const pos = /absolute position "?(\d+)/.exec(msg) ?? /position "?(\d+)/.exec(msg);
+  const byte = pos ? Number(pos[1]) : parserOffset;
+  const why = msg.replace(/\s*at chunk position "?\d+"?\s*\(absolute position "?\d+"?\)/, '').replace(/\s*at position "?\d+"?/, '');
+  const line = byte !== undefined ? lineOf(byte) : undefined;
+  if (line !== undefined) return new ImportError(`Line ${line}: invalid JSON (${why})`, { format, line, cause: err });
+  const where = pos ? `at byte ${pos[1]}` : `after character ${chars}`;
+  return new ImportError(`Invalid JSON ${where} (${why})`, { format, cause: err });
+}
+
+function arrayConsumer(collector: ArrayCollector, format: FormatId): Consumer {
   const parser = new JSONParser({ paths: ['$.*'], keepStack: false });
   const queue: unknown[] = [];
   // Conversations are converted after write() returns, so a conversion error is ours, not the parser's.
@@ -72,6 +128,9 @@ function chatGptArrayConsumer(opts: ImportOptions): Consumer {
     queue.push(value);
   };
   let seen = 0;
+  const lines = new LineCounter();
+  // The tokenizer's byte offset: where it stopped when the token parser rejects a token (not in the public types).
+  const parserOffset = () => (parser as unknown as { tokenizer?: { offset?: unknown } }).tokenizer?.offset;
   // The parser encodes each write to UTF-8 on its own, so a surrogate pair must not be split across writes.
   let carry = '';
   const drain = () => {
@@ -81,9 +140,11 @@ function chatGptArrayConsumer(opts: ImportOptions): Consumer {
     try {
       parser.write(text);
     } catch (err) {
-      throw streamError(err, seen);
+      const offset = parserOffset();
+      throw streamError(err, seen, format, (byte) => lines.lineOf(text, byte), typeof offset === 'number' ? offset : undefined);
     }
     seen += text.length;
+    lines.advance(text);
     drain();
   };
   return {
@@ -103,7 +164,7 @@ function chatGptArrayConsumer(opts: ImportOptions): Consumer {
         // Without a separator the parser ends by itself once the root array closes.
         if (!parser.isEnded) parser.end();
       } catch (err) {
-        throw streamError(err, seen);
+        throw streamError(err, seen, format, () => undefined);
       }
       drain();
       return collector.finish(hash);
@@ -118,9 +179,10 @@ function bufferedConsumer(finish: (text: string) => ImportResult): Consumer {
 
 function consumerFor(format: FormatId, head: string, opts: ImportOptions): Consumer {
   const sink = JSONL_SINKS[format];
-  if (sink) return jsonlConsumer(format, sink, opts);
+  if (sink && !(format === 'gemini-cli' && isGeminiDocument(head))) return jsonlConsumer(format, sink, opts);
+  const collector = ARRAY_COLLECTORS[format];
+  if (collector && head.trimStart().startsWith('[')) return arrayConsumer(collector(opts), format);
   if (format === 'chatgpt') {
-    if (head.trimStart().startsWith('[')) return chatGptArrayConsumer(opts);
     // A single conversation object: one conversation is small enough to buffer.
     return bufferedConsumer((text) => {
       const collector = new ChatGptCollector(opts);
@@ -131,7 +193,9 @@ function consumerFor(format: FormatId, head: string, opts: ImportOptions): Consu
   return bufferedConsumer((text) => readAs(format, text, opts));
 }
 
-export async function importStream(chunks: AsyncIterable<string>, opts: StreamImportOptions = {}): Promise<ImportResult> {
+export async function importStream(chunks: AsyncIterable<string>, given: StreamImportOptions = {}): Promise<ImportResult> {
+  // One import, one import time, for every undated session of the file.
+  const opts = { ...given, importedAt: given.importedAt ?? Date.now() };
   const hasher = new Fnv1a64();
   const counter = new Utf8Counter();
   let format: FormatId | undefined;

@@ -53,6 +53,16 @@ describe('SessionTree', () => {
 });
 
 describe('buildSessionContext', () => {
+  it('sends nothing for a reply that never arrived (interrupted, empty), as for a failed one', async () => {
+    const { readLobeChat } = await import('@/lib/formats/readers/lobeChat');
+    const { readFixture } = await import('@/lib/testing/fixtures');
+    const sessions = readLobeChat(readFixture('lobeChatExport')).sessions;
+    const s = sessions.find((x) => x.entries.some((e) => e.type === 'message' && e.message.role === 'assistant' && e.message.stopReason === 'interrupted'))!;
+    const ctx = buildSessionContext(s.entries, s.meta.leafId);
+    expect(ctx.path).toHaveLength(2);
+    expect(ctx.items.map((i) => (i.kind === 'message' ? i.message.role : i.kind))).toEqual(['user']);
+  });
+
   it('returns the whole path without compactions, following only the active branch', () => {
     const b = new TreeBuilder();
     b.user('q1');

@@ -22,9 +22,9 @@ export interface SessionContext {
   model: string | undefined;
 }
 
-/** An assistant turn that failed before producing anything carries nothing for the model. */
+/** An assistant turn that failed, was stopped or was cut off before producing anything carries nothing for the model. */
 function isEmptyFailedReply(m: ChatMessage): boolean {
-  return m.role === 'assistant' && m.content.length === 0 && (m.stopReason === 'error' || m.stopReason === 'aborted');
+  return m.role === 'assistant' && m.content.length === 0 && (m.stopReason === 'error' || m.stopReason === 'aborted' || m.stopReason === 'interrupted');
 }
 
 /**

@@ -138,6 +138,15 @@ export const sessionMetaSchema = z.looseObject({
     .object({ format: z.string(), fileName: z.string().optional(), hash: z.string().optional(), originalId: z.string().optional() })
     .optional(),
   cwd: z.string().optional(),
+  undated: z.boolean().optional(),
+  continuedFrom: z
+    .object({
+      sessionId: z.string().min(1),
+      entryId: z.string().min(1),
+      title: z.string(),
+      origin: z.object({ hash: z.string(), originalId: z.string().optional() }).optional(),
+    })
+    .optional(),
 });
 
 // Compile-time check that the schemas and the hand-written types agree.

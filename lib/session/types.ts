@@ -263,6 +263,25 @@ export interface SessionSource {
   originalId?: string;
 }
 
+/**
+ * Where a session that was continued from another one came from ("Continue in
+ * new session"). Every import gives a session a new id, so the link also
+ * carries what survives one: a session made here keeps its old id as
+ * `source.originalId` when its export is imported, and a session that was
+ * itself imported keeps its `source` (hash and original id), copied here as
+ * `origin`. Entry ids never change. The title names the source where it is
+ * not in this browser.
+ */
+export interface ContinuedFrom {
+  sessionId: string;
+  /** The entry the new session's summary covers up to, inclusive. */
+  entryId: EntryId;
+  /** The source session's title at the time. */
+  title: string;
+  /** The source session's own import source, when it was imported from a file. */
+  origin?: { hash: string; originalId?: string };
+}
+
 export interface SessionMeta {
   id: string;
   title: string;
@@ -278,6 +297,14 @@ export interface SessionMeta {
   source?: SessionSource;
   /** Working directory the transcript came from (coding agents); shown, never used. */
   cwd?: string;
+  /**
+   * The imported file recorded no times at all: `createdAt`, `updatedAt` and the
+   * entries' timestamps are when it was imported, and the UI says so instead of
+   * showing them as the conversation's dates.
+   */
+  undated?: boolean;
+  /** This session continues another one from one of its entries. */
+  continuedFrom?: ContinuedFrom;
 }
 
 /** A whole session in memory: what importers produce and exporters consume. */

@@ -21,7 +21,7 @@ import { pathTokensFromCounts } from '@/lib/tokens/pathTokens';
 import { planSummary } from '@/lib/compaction/plan';
 import type { CompactionPreparation, SummaryPlan } from '@/lib/compaction/types';
 import { prepareBranchSummary, type BranchSummaryPreparation } from '@/lib/branch/prepare';
-import { planBranchSummary } from '@/lib/branch/summarize';
+import { planBranchSummary, type BranchPurpose } from '@/lib/branch/summarize';
 import { compactionSummaryText, branchSummaryText } from '@/lib/tokens/entryText';
 import { compactionCut, type CutOptions, type CutResult } from './cut';
 
@@ -338,7 +338,7 @@ export function createTokensService() {
      */
     async prepareBranchSummary(
       entries: SessionEntry[],
-      opts: { budget: number; plan?: SummaryPlanOptions },
+      opts: { budget: number; plan?: SummaryPlanOptions; purpose?: BranchPurpose },
     ): Promise<{ prep: BranchSummaryPreparation; plan: SummaryPlan | null } | null> {
       const model = opts.plan?.model;
       const encoding = model ? tokenizerFor(model).encoding : 'o200k_base';
@@ -353,7 +353,7 @@ export function createTokensService() {
       };
       const prep = prepareBranchSummary(entries, { tokensOf, budget: opts.budget });
       if (!prep) return null;
-      const plan = opts.plan ? planBranchSummary(prep, { ...opts.plan, countText: await summarizerCounter(opts.plan.model) }) : null;
+      const plan = opts.plan ? planBranchSummary(prep, { ...opts.plan, purpose: opts.purpose, countText: await summarizerCounter(opts.plan.model) }) : null;
       return { prep, plan };
     },
 

@@ -16,6 +16,11 @@ export const FIXTURES = {
   chatgptExport: 'danny-avila_LibreChat_chatgpt-export.json',
   librechatTree: 'danny-avila_LibreChat_librechat-tree.json',
   sweTraj: 'SWE-agent_SWE-agent_pydicom__pydicom-1458.traj',
+  codexRollout: 'codemie-ai_codemie-code_rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl',
+  geminiSession: 'Mai0313_VibeCodingTracker_test_conversation_gemini.json',
+  claudeAiExport: 'yetanotherchris_openwebui-importer_claude_example.json',
+  lobeChatExport: 'lobehub_lobe-chat_messages.json',
+  openWebUiChat: 'yetanotherchris_openwebui-importer_webui-json.json',
 } as const;
 
 export type FixtureName = keyof typeof FIXTURES;

@@ -95,7 +95,7 @@ const EXTS = ['ts', 'tsx', 'py', 'md', 'json', 'rs', 'go', 'css'];
 const DIRS = ['src', 'lib', 'app', 'packages/core/src', 'tests', 'scripts', 'docs', 'components/session'];
 const TOOLS = ['read', 'bash', 'edit', 'write', 'grep', 'ls'] as const;
 
-function sentence(r: Rng, min = 6, max = 22): string {
+export function sentence(r: Rng, min = 6, max = 22): string {
   const n = r.int(min, max);
   const w: string[] = [];
   for (let i = 0; i < n; i++) w.push(r.pick(WORDS));
@@ -121,7 +121,7 @@ function ident(r: Rng): string {
   return s;
 }
 
-function filePath(r: Rng): string {
+export function filePath(r: Rng): string {
   return `${r.pick(DIRS)}/${ident(r)}.${r.pick(EXTS)}`;
 }
 
@@ -192,7 +192,7 @@ function diffOutput(r: Rng, hunks: number): string {
   return `--- a/${filePath(r)}\n+++ b/${filePath(r)}\n${out.join('\n')}`;
 }
 
-function userText(r: Rng): string {
+export function userText(r: Rng): string {
   if (r.chance(0.05)) return r.pick(NON_ENGLISH);
   const parts = [paragraph(r, r.int(1, 4))];
   if (r.chance(0.25)) parts.push('```\n' + logOutput(r, r.int(2, 12)) + '\n```');
@@ -200,7 +200,7 @@ function userText(r: Rng): string {
   return parts.join('\n\n');
 }
 
-function assistantText(r: Rng): string {
+export function assistantText(r: Rng): string {
   const parts: string[] = [];
   const n = r.int(1, 3);
   for (let i = 0; i < n; i++) {
@@ -213,7 +213,7 @@ function assistantText(r: Rng): string {
   return parts.join('\n\n');
 }
 
-function toolCall(r: Rng): ToolCallPart {
+export function toolCall(r: Rng): ToolCallPart {
   const name = r.pick(TOOLS);
   const args: Record<string, unknown> =
     name === 'bash'
@@ -228,7 +228,7 @@ function toolCall(r: Rng): ToolCallPart {
   return { type: 'toolCall', id: `toolu_${r.id(24)}`, name, arguments: args };
 }
 
-function toolResultText(r: Rng, name: string): string {
+export function toolResultText(r: Rng, name: string): string {
   const size = r.skewed(8, 1.2);
   switch (name) {
     case 'read':

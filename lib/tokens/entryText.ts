@@ -68,7 +68,7 @@ export function summaryText(kind: 'compaction' | 'branch_summary', summary: stri
 
 /** The same rule as buildSessionContext: a failed turn that produced nothing is not sent. */
 function isEmptyFailedReply(m: ChatMessage): boolean {
-  return m.role === 'assistant' && m.content.length === 0 && (m.stopReason === 'error' || m.stopReason === 'aborted');
+  return m.role === 'assistant' && m.content.length === 0 && (m.stopReason === 'error' || m.stopReason === 'aborted' || m.stopReason === 'interrupted');
 }
 
 function messageInput(m: ChatMessage): CountingInput {

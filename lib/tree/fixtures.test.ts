@@ -119,9 +119,11 @@ describe('shapes of particular transcripts', () => {
     expect(flat.branchRows).toEqual([0]);
   });
 
-  it('Claude Code log: one branch point of three, everything else a single run', () => {
+  it('Claude Code log: one branch point of three (local commands, notes shown under "all"), everything else a single run', () => {
     const [s] = load('claudeLog');
-    const { tree, forest } = setup(s!);
+    // The file branches only among its local commands (/doctor, /status, /mcp after the caveat): notes, hidden by default.
+    expect(flattenForest(setup(s!).forest).branchRows).toHaveLength(0);
+    const { tree, forest } = setup(s!, 'all');
     const flat = flattenForest(forest);
     expect(flat.branchRows).toHaveLength(1);
     const bp = flat.rows[flat.branchRows[0]!]!;
@@ -130,12 +132,13 @@ describe('shapes of particular transcripts', () => {
     expect(bp.level).toBe(1);
     expect(flat.rows.filter((r) => r.level === 1)).toHaveLength(flat.branchRows[0]! + 1);
     expect(flat.rows.slice(flat.branchRows[0]! + 1).every((r) => r.level === 2)).toBe(true);
-    // Hook output is bookkeeping: hidden by default, shown under "all".
+    // Hook output and command notes are bookkeeping: hidden by default, shown under "all".
     const customs = s!.entries.filter((e) => e.type === 'custom').length;
     expect(customs).toBeGreaterThan(0);
-    expect(flat.rows).toHaveLength(s!.entries.length - customs);
-    expect(flat.rows.some((r) => r.entry.type === 'custom')).toBe(false);
-    expect(flattenForest(setup(s!, 'all').forest).rows.filter((r) => r.entry.type === 'custom')).toHaveLength(customs);
+    const byDefault = flattenForest(setup(s!).forest);
+    expect(byDefault.rows).toHaveLength(s!.entries.length - customs);
+    expect(byDefault.rows.some((r) => r.entry.type === 'custom')).toBe(false);
+    expect(flat.rows.filter((r) => r.entry.type === 'custom')).toHaveLength(customs);
   });
 
   it('pi session: 1,000+ linear entries stay on one level', () => {

@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { importText } from '@/lib/formats/import';
+import { allFixtureFiles, FIXTURES_DIR } from '@/lib/testing/fixtures';
 import { describe, expect, it } from 'vitest';
 import type { CustomEntry, MessageEntry, SessionEntry } from '@/lib/session/types';
 import { TreeBuilder } from '@/lib/testing/builder';
@@ -113,5 +117,18 @@ describe('matchRange', () => {
   });
   it('gives up when lower-casing changes the length', () => {
     expect(matchRange('İstanbul trip', 'trip')).toBeNull();
+  });
+});
+
+describe('previews of every real file', () => {
+  it.each(allFixtureFiles())('%s: no entry previews as a bare role ("assistant: ")', (file) => {
+    const { sessions } = importText(readFileSync(join(FIXTURES_DIR, file), 'utf8'), { fileName: file });
+    for (const s of sessions) {
+      for (const e of s.entries) {
+        const { text } = entryPreview(e);
+        expect(text).not.toMatch(/^(user|assistant): *$/);
+        expect(text.trim()).not.toBe('');
+      }
+    }
   });
 });

@@ -3,6 +3,7 @@ import { readFixture } from '@/lib/testing/fixtures';
 import { buildSessionContext } from '@/lib/session/context';
 import { readPi } from '../readers/pi';
 import { readChatGpt } from '../readers/chatgpt';
+import { importText } from '../import';
 import { allParts, sampleSnapshot } from '@/lib/testing/formatChecks';
 import { exportMarkdown, fence } from './markdown';
 
@@ -67,5 +68,54 @@ describe('exportMarkdown', () => {
 
   it('fences code so content cannot close the fence', () => {
     expect(fence('a ``` b')).toBe('````\na ``` b\n````');
+  });
+});
+
+describe('exportMarkdown with front matter (Obsidian)', () => {
+  /** The front matter as key → value: each line `key: value` where a value is a JSON string, a number, a timestamp or a list. */
+  function properties(md: string): Record<string, unknown> {
+    const m = /^---\n([\s\S]*?)\n---\n/.exec(md);
+    if (!m) throw new Error('no front matter');
+    const out: Record<string, unknown> = {};
+    let list: unknown[] | null = null;
+    for (const line of m[1]!.split('\n')) {
+      const item = /^ {2}- (.*)$/.exec(line);
+      if (item && list) {
+        list.push(item[1]!.startsWith('"') ? JSON.parse(item[1]!) : item[1]);
+        continue;
+      }
+      const kv = /^([a-z_]+):(?: (.*))?$/.exec(line);
+      if (!kv) throw new Error(`not a YAML property line: ${line}`);
+      if (kv[2] === undefined) out[kv[1]!] = list = [];
+      else out[kv[1]!] = kv[2].startsWith('"') ? JSON.parse(kv[2]) : /^\d+$/.test(kv[2]) ? Number(kv[2]) : kv[2];
+    }
+    return out;
+  }
+
+  it('opens with title, dates, model and source as properties, then the conversation', () => {
+    const [s] = readChatGpt(readFixture('chatgptTree'), { fileName: 'conversations.json' }).sessions;
+    const md = exportMarkdown(s!, { frontMatter: true });
+    expect(properties(md)).toEqual({
+      title: s!.meta.title,
+      created: new Date(s!.meta.createdAt).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      updated: new Date(s!.meta.updatedAt).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      model: s!.meta.model,
+      source: 'chatgpt',
+      source_file: 'conversations.json',
+      entries: s!.entries.length,
+      tags: ['longctx', 'chatgpt'],
+    });
+    const body = md.replace(/^---\n[\s\S]*?\n---\n\n/, '');
+    expect(body.startsWith(`# ${s!.meta.title}\n\n`)).toBe(true);
+    expect(body).toBe(exportMarkdown(s!).replace(/^# .*\n\n\*[^\n]*\*\n/, `# ${s!.meta.title}\n`));
+  });
+
+  it('quotes any title safely and leaves out the dates of an undated file', () => {
+    const [s] = importText(readFixture('sweTraj'), { fileName: 'pydicom.traj' }).sessions;
+    const tricky = { ...s!, meta: { ...s!.meta, title: 'Fix: "quotes", colons: and # hashes\nnew line' } };
+    const props = properties(exportMarkdown(tricky, { frontMatter: true }));
+    expect(props.title).toBe(tricky.meta.title);
+    expect(props.created).toBeUndefined();
+    expect(props.source).toBe('swe-agent');
   });
 });

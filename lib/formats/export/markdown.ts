@@ -14,6 +14,40 @@ import { argsJson, entryPreview, formatDate, imageLabel, isHttpUrl, stopNote, su
 
 export interface MarkdownExportOptions {
   allBranches?: boolean;
+  /**
+   * YAML front matter (title, dates, model, source, …) for notes apps such as
+   * Obsidian, which read it as the note's properties; the facts line it
+   * replaces is left out.
+   */
+  frontMatter?: boolean;
+}
+
+/** A YAML scalar: JSON's double-quoted strings are valid YAML, so any text is safe. */
+function yamlString(s: string): string {
+  return JSON.stringify(s);
+}
+
+/** ISO 8601 in UTC without milliseconds: a YAML timestamp that notes apps read as a date and time. */
+function yamlTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+export function frontMatter(snapshot: SessionSnapshot): string {
+  const { meta } = snapshot;
+  const lines = ['---', `title: ${yamlString(meta.title)}`];
+  // An undated import carries its import time, which is not when the conversation happened.
+  if (!meta.undated) lines.push(`created: ${yamlTime(meta.createdAt)}`, `updated: ${yamlTime(meta.updatedAt)}`);
+  if (meta.model) lines.push(`model: ${yamlString(meta.model)}`);
+  if (meta.source) {
+    lines.push(`source: ${yamlString(meta.source.format)}`);
+    if (meta.source.fileName) lines.push(`source_file: ${yamlString(meta.source.fileName)}`);
+  }
+  if (meta.continuedFrom) lines.push(`continued_from: ${yamlString(meta.continuedFrom.title)}`);
+  if (meta.cwd) lines.push(`cwd: ${yamlString(meta.cwd)}`);
+  lines.push(`entries: ${snapshot.entries.length}`, 'tags:', '  - longctx');
+  if (meta.source) lines.push(`  - ${yamlString(meta.source.format)}`);
+  lines.push('---');
+  return lines.join('\n');
 }
 
 /** A fence longer than any backtick run inside, so content cannot close it. */
@@ -87,11 +121,15 @@ export function exportMarkdown(snapshot: SessionSnapshot, opts: MarkdownExportOp
   const { meta } = snapshot;
   const tree = new SessionTree(snapshot.entries);
   const ctx = buildSessionContext(tree, meta.leafId);
-  const out: string[] = [`# ${meta.title.replace(/\n/g, ' ')}`];
-  const facts = [`Created ${formatDate(meta.createdAt)}`, `updated ${formatDate(meta.updatedAt)}`, `${snapshot.entries.length} entries`];
-  if (meta.model) facts.push(`model ${meta.model}`);
-  if (meta.source) facts.push(`imported from ${meta.source.format}${meta.source.fileName ? ` (${meta.source.fileName})` : ''}`);
-  out.push(`*${facts.join(' · ')}*`);
+  const out: string[] = opts.frontMatter ? [frontMatter(snapshot), `# ${meta.title.replace(/\n/g, ' ')}`] : [`# ${meta.title.replace(/\n/g, ' ')}`];
+  if (!opts.frontMatter) {
+    const facts = meta.undated ? [`no date (imported ${formatDate(meta.createdAt)})`] : [`Created ${formatDate(meta.createdAt)}`, `updated ${formatDate(meta.updatedAt)}`];
+    facts.push(`${snapshot.entries.length} entries`);
+    if (meta.model) facts.push(`model ${meta.model}`);
+    if (meta.source) facts.push(`imported from ${meta.source.format}${meta.source.fileName ? ` (${meta.source.fileName})` : ''}`);
+    if (meta.continuedFrom) facts.push(`continues “${meta.continuedFrom.title}”`);
+    out.push(`*${facts.join(' · ')}*`);
+  }
   if (meta.systemPrompt) out.push(`## System prompt\n\n${fence(meta.systemPrompt)}`);
   out.push(`## Conversation${opts.allBranches ? ' (active path)' : ''}`);
   for (const e of ctx.path) out.push(entryMd(e, '###', ctx.summaries.get(e.id)));

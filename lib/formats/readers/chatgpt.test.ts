@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildSessionContext } from '@/lib/session/context';
 import { SessionTree } from '@/lib/session/tree';
+import { messageText } from '@/lib/session/messages';
+import type { SessionEntry } from '@/lib/session/types';
 import { readFixture } from '@/lib/testing/fixtures';
 import { expectToolResultsPaired, expectWellFormed, type Raw } from '@/lib/testing/formatChecks';
 import { ImportError } from '../types';
@@ -102,6 +104,59 @@ describe('ChatGPT export fixture (chatgpt-export.json)', () => {
       const c = n.message!.content as Raw;
       const t = e.type === 'message' && e.message.content[0]?.type === 'text' ? e.message.content[0].text : '';
       expect(t).toContain(type === 'tether_quote' ? (c.url as string) : (c.result as string).slice(0, 100));
+    }
+  });
+});
+
+describe('ChatGPT citation markers', () => {
+  const text = readFixture('chatgptExport');
+  const convs = JSON.parse(text) as Raw[];
+  const replyText = (s: { entries: SessionEntry[] }, id: string) => {
+    const e = s.entries.find((x) => x.id === id)!;
+    return e.type === 'message' ? messageText(e.message) : '';
+  };
+
+  it('turns each 【n†source】 of the export into a link to the page it cites', () => {
+    const cited = convs.flatMap((c) => nodesOf(c)).filter((n) => ((n.message?.metadata as Raw | undefined)?.citations as unknown[] | undefined)?.length);
+    expect(cited).toHaveLength(3);
+    const sessions = readChatGpt(text).sessions;
+    for (const n of cited) {
+      const raw = ((n.message!.content as Raw).parts as string[]).join('\n\n');
+      expect(raw).toMatch(/【\d+†source】/);
+      const s = sessions.find((x) => x.entries.some((e) => e.id === n.id))!;
+      const out = replyText(s, n.id);
+      expect(out).not.toMatch(/[【】]/);
+      for (const c of (n.message!.metadata as Raw).citations as Raw[]) {
+        const url = (c.metadata as Raw).url as string;
+        expect(out).toContain(`(${url})`);
+        expect(out).toContain(`[${new URL(url).hostname.replace(/^www\./, '')}]`);
+      }
+      expect(out).not.toMatch(/\)\(\[/);
+      // Text around the marker is untouched.
+      expect(out.startsWith(raw.slice(0, raw.indexOf('【')).trimEnd())).toBe(true);
+    }
+  });
+
+  it('resolves the private-use cite markers of newer exports from content_references, keeps entity names, drops the rest', () => {
+    const conv = structuredClone(convs[1]!);
+    const reply = nodesOf(conv).find((n) => role(n) === 'assistant' && n.message!.recipient === 'all' && ((n.message!.content as Raw).parts as string[])[0]!.length > 40)!;
+    const parts = (reply.message!.content as Raw).parts as string[];
+    const original = parts[0]!;
+    const cite = '\uE200cite\uE202turn0search0\uE202turn0news3\uE201';
+    parts[0] = `${original} \uE200entity\uE202["car","Volkswagen Transporter",null]\uE201 is common ${cite}. \uE203Highlighted\uE204 \uE200image_group\uE202{"query":["van"]}\uE201`;
+    (reply.message!.metadata as Raw).content_references = [
+      { matched_text: cite, type: 'grouped_webpages', items: [{ title: 'Specs', url: 'https://www.example.org/specs', attribution: 'example.org' }, { title: 'News', url: 'https://news.example.com/a' }] },
+    ];
+    const s = readChatGpt(JSON.stringify([conv])).sessions[0]!;
+    expect(replyText(s, reply.id)).toBe(`${original} Volkswagen Transporter is common ([example.org](https://www.example.org/specs), [news.example.com](https://news.example.com/a)). Highlighted`);
+  });
+
+  it('leaves a reply without markers exactly as written', () => {
+    const s = readChatGpt(readFixture('chatgptTree')).sessions[0]!;
+    const conv = (JSON.parse(readFixture('chatgptTree')) as Raw[])[0]!;
+    for (const n of nodesOf(conv).filter((x) => role(x) === 'assistant' && x.message!.recipient === 'all')) {
+      const parts = ((n.message!.content as Raw).parts as unknown[]).filter((p): p is string => typeof p === 'string');
+      expect(replyText(s, n.id)).toBe(parts.filter(Boolean).join('\n\n'));
     }
   });
 });

@@ -13,11 +13,12 @@ import type {
   ToolResultContent,
   UserContent,
 } from '@/lib/session/types';
-import { EntryAssembler } from '../assemble';
+import { EntryAssembler, NO_TIME, timeSpan } from '../assemble';
 import { contentHash } from '../hash';
 import { excerpt, parseJsonDocument } from '../jsonValues';
 import { ImportError, type ImportOptions, type ImportResult } from '../types';
 import { arr, compact, jsonText, num, obj, str, textPart, titleFrom, toMs, type Json } from '../util';
+import { resolveCitations } from './chatgptCitations';
 
 /**
  * ChatGPT data export (conversations.json): an array of conversations, each a
@@ -34,10 +35,13 @@ import { arr, compact, jsonText, num, obj, str, textPart, titleFrom, toMs, type 
  *   quoting several pages after one `mclick`). A tool message with no call
  *   above it becomes a `custom` entry (shown, not sent).
  * - A reply whose status is not finished_successfully is marked `interrupted`.
+ * - Citation markers in replies (`【13†source】`, private-use cite markers)
+ *   become links to their sources or are removed (chatgptCitations.ts).
  */
 
 export interface ChatGptContext {
   fileName?: string;
+  importedAt?: number;
   warnings: string[];
 }
 
@@ -184,7 +188,7 @@ class ConversationConverter {
       let parts: AssistantContent[];
       if (type === 'thoughts' || type === 'reasoning_recap') parts = [{ type: 'thinking', thinking: this.contentText(content) }];
       else if (type === 'code') parts = [textPart('```' + (str(content.language) ?? '').replace(/[^\w+-]/g, '').replace(/^unknown$/, '') + '\n' + (str(content.text) ?? '') + '\n```')];
-      else parts = this.richParts(content).map((p) => (p.type === 'image' ? textPart(`[image ${p.url ?? ''}]`.trim()) : p));
+      else parts = this.richParts(content).map((p) => (p.type === 'image' ? textPart(`[image ${p.url ?? ''}]`.trim()) : textPart(resolveCitations(p.text, meta))));
       return { kind: 'message', message: compact({ ...base, content: parts, stopReason }) };
     }
     if (role === 'tool') {
@@ -258,8 +262,8 @@ export function convertChatGptConversation(raw: unknown, index: number, ctx: Cha
     list.sort((a, b) => rank(a) - rank(b));
   }
 
-  const convTime = toMs(conv.create_time, 's') ?? 0;
-  const asm = new EntryAssembler('chatgpt', warnings);
+  const convTime = toMs(conv.create_time, 's') ?? NO_TIME;
+  const asm = new EntryAssembler('chatgpt', warnings, ctx.importedAt);
   const entryOf = new Map<string, string>();
   type Frame = { node: RawNode; parentEntry: string | null; parentTs: number; lastCall: { id: string; name: string } | null };
   const stack: Frame[] = [];
@@ -309,19 +313,21 @@ export function convertChatGptConversation(raw: unknown, index: number, ctx: Cha
     const firstUser = entries.find((e) => e.type === 'message' && e.message.role === 'user');
     title = titleFrom(firstUser?.type === 'message' ? messageText(firstUser.message) : undefined, 'ChatGPT conversation');
   }
-  let updatedAt = toMs(conv.update_time, 's') ?? convTime;
-  for (const e of entries) if (e.timestamp > updatedAt) updatedAt = e.timestamp;
+  const span = timeSpan(entries, asm.fallbackTime);
+  const createdAt = Number.isFinite(convTime) ? convTime : span.createdAt;
+  const updatedAt = Math.max(createdAt, toMs(conv.update_time, 's') ?? createdAt, span.updatedAt);
   const originalId = str(conv.conversation_id) ?? str(conv.id);
   for (const w of warnings) ctx.warnings.push(w.startsWith(where) ? w : `${where} (${excerpt(title, 40)}): ${w}`);
   return {
     meta: compact({
       id: newId(),
       title,
-      createdAt: convTime || entries[0]?.timestamp || 0,
+      createdAt,
       updatedAt,
       leafId,
       model,
       systemPrompt: converter.systemPrompt,
+      undated: (asm.undated && !Number.isFinite(convTime)) || undefined,
       source: compact({ format: 'chatgpt', fileName: ctx.fileName, originalId }),
     }),
     entries,
@@ -334,7 +340,7 @@ export class ChatGptCollector {
   private readonly sessions: SessionSnapshot[] = [];
 
   constructor(opts: ImportOptions) {
-    this.ctx = { fileName: opts.fileName, warnings: [] };
+    this.ctx = { fileName: opts.fileName, importedAt: opts.importedAt, warnings: [] };
   }
 
   add(conv: unknown): void {

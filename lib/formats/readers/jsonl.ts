@@ -13,6 +13,7 @@ import type { Json } from '../util';
 export interface ReadContext {
   format: FormatId;
   fileName?: string;
+  importedAt?: number;
   warnings: string[];
 }
 
@@ -38,7 +39,7 @@ export class JsonlFeeder {
   private records = 0;
 
   constructor(format: FormatId, factory: JsonlSinkFactory, opts: ImportOptions) {
-    this.ctx = { format, fileName: opts.fileName, warnings: [] };
+    this.ctx = { format, fileName: opts.fileName, importedAt: opts.importedAt, warnings: [] };
     this.sink = factory(this.ctx);
   }
 

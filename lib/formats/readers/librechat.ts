@@ -1,7 +1,7 @@
 import { newId } from '@/lib/session/ids';
 import { messageText } from '@/lib/session/messages';
 import type { AssistantContent, ChatMessage, SessionEntry, SessionSnapshot, StopReason, ToolResultMessage, UserContent } from '@/lib/session/types';
-import { EntryAssembler } from '../assemble';
+import { EntryAssembler, NO_TIME, timeSpan } from '../assemble';
 import { contentHash } from '../hash';
 import { excerpt, parseJsonDocument } from '../jsonValues';
 import { ImportError, type ImportOptions, type ImportResult } from '../types';
@@ -141,9 +141,10 @@ export function convertLibreChatConversation(raw: unknown, index: number, opts: 
   const options = obj(conv.options) ?? {};
   const convEndpoint = str(conv.endpoint) ?? str(options.endpoint);
   const convModel = str(options.model) ?? str(conv.model);
-  const asm = new EntryAssembler('librechat', warnings);
+  const asm = new EntryAssembler('librechat', warnings, opts.importedAt);
   const tsOf = new Map<string, number>();
-  let fallbackTs = toMs(conv.createdAt) ?? 0;
+  const convCreated = toMs(conv.createdAt);
+  let fallbackTs = convCreated ?? NO_TIME;
   let n = 0;
   for (const { msg, nestedParent } of flatten(messages)) {
     const id = str(msg.messageId) ?? `librechat-${n}`;
@@ -208,13 +209,9 @@ export function convertLibreChatConversation(raw: unknown, index: number, opts: 
     const firstUser = entries.find((e) => e.type === 'message' && e.message.role === 'user');
     title = titleFrom(firstUser?.type === 'message' ? messageText(firstUser.message) : undefined, 'LibreChat conversation');
   }
-  let createdAt = Infinity;
-  let updatedAt = 0;
-  for (const e of entries) {
-    createdAt = Math.min(createdAt, e.timestamp);
-    updatedAt = Math.max(updatedAt, e.timestamp);
-  }
-  if (!Number.isFinite(createdAt)) createdAt = toMs(conv.createdAt) ?? 0;
+  const span = timeSpan(entries, convCreated ?? asm.fallbackTime);
+  const { createdAt } = span;
+  const updatedAt = Math.max(span.updatedAt, toMs(conv.updatedAt) ?? span.updatedAt);
   const systemPrompt = str(options.promptPrefix) ?? str(conv.promptPrefix);
   if (entries.length === 0) warnings.push(`${where} (${excerpt(title, 40)}) holds no messages.`);
   return {
@@ -222,10 +219,11 @@ export function convertLibreChatConversation(raw: unknown, index: number, opts: 
       id: newId(),
       title,
       createdAt,
-      updatedAt: Math.max(updatedAt, toMs(conv.updatedAt) ?? 0),
+      updatedAt,
       leafId,
       model: qualified(convModel, convEndpoint),
       systemPrompt: systemPrompt || undefined,
+      undated: (asm.undated && convCreated === undefined) || undefined,
       source: compact({ format: 'librechat', fileName: opts.fileName, originalId: str(conv.conversationId) }),
     }),
     entries,

@@ -11,7 +11,7 @@ import type {
   Usage,
   UserContent,
 } from '@/lib/session/types';
-import { EntryAssembler } from '../assemble';
+import { EntryAssembler, NO_TIME, timeSpan } from '../assemble';
 import { excerpt } from '../jsonValues';
 import { ImportError, type ImportOptions, type ImportResult } from '../types';
 import { arr, base64Image, bool, compact, jsonText, num, obj, str, textPart, titleFrom, toMs, type Json } from '../util';
@@ -158,7 +158,7 @@ class PiSink implements JsonlSink {
   private readonly idByIndex: string[] = [];
   private index = 0;
   private prevId: string | null = null;
-  private lastTs = 0;
+  private lastTs = NO_TIME;
   private readonly asm: EntryAssembler;
   private lastId: string | null = null;
   private sessionName: string | undefined;
@@ -166,7 +166,7 @@ class PiSink implements JsonlSink {
   private readonly pendingIndexRefs: { entry: SessionEntry & { type: 'compaction' }; index: number; lineNo: number }[] = [];
 
   constructor(private readonly ctx: ReadContext) {
-    this.asm = new EntryAssembler('pi', ctx.warnings);
+    this.asm = new EntryAssembler('pi', ctx.warnings, ctx.importedAt);
   }
 
   private fail(lineNo: number, problem: string): never {
@@ -179,7 +179,7 @@ class PiSink implements JsonlSink {
       this.header = rec;
       this.version = num(rec.version) ?? 1;
       if (this.version > 3) this.ctx.warnings.push(`pi session format version ${this.version} is newer than the versions this app knows (1–3); read as version 3.`);
-      this.lastTs = toMs(rec.timestamp) ?? 0;
+      this.lastTs = toMs(rec.timestamp) ?? NO_TIME;
       this.idByIndex.push('');
       this.index = 1;
       return;
@@ -287,9 +287,9 @@ class PiSink implements JsonlSink {
       title = titleFrom(firstUser?.type === 'message' ? messageText(firstUser.message) : undefined, 'pi session');
     }
     const header = this.header;
-    const createdAt = toMs(header.timestamp) ?? entries[0]?.timestamp ?? 0;
-    let updatedAt = createdAt;
-    for (const e of entries) if (e.timestamp > updatedAt) updatedAt = e.timestamp;
+    const span = timeSpan(entries, this.asm.fallbackTime);
+    const createdAt = toMs(header.timestamp) ?? span.createdAt;
+    const updatedAt = Math.max(createdAt, span.updatedAt);
     const provider = str(header.provider);
     const headerModel = str(header.modelId);
     const meta = compact({
@@ -300,6 +300,7 @@ class PiSink implements JsonlSink {
       leafId: this.lastId,
       model: this.model ?? (headerModel ? (provider ? `${provider}:${headerModel}` : headerModel) : undefined),
       cwd: str(header.cwd),
+      undated: this.asm.undated || undefined,
       source: compact({ format: 'pi', fileName: this.ctx.fileName, hash, originalId: str(header.id) }),
     });
     return { format: 'pi', sessions: [{ meta, entries }], warnings: this.ctx.warnings };

@@ -1,6 +1,6 @@
 import { newId } from '@/lib/session/ids';
 import type { AssistantContent, SessionEntry } from '@/lib/session/types';
-import { EntryAssembler } from '../assemble';
+import { EntryAssembler, NO_TIME } from '../assemble';
 import { contentHash } from '../hash';
 import { parseJsonDocument } from '../jsonValues';
 import { ImportError, type ImportOptions, type ImportResult } from '../types';
@@ -15,7 +15,8 @@ import { arr, baseName, bool, compact, obj, str, textPart, titleFrom } from '../
  * An action becomes a toolCall named "bash" with {command}; the user message
  * right after it becomes that call's toolResult. User messages with no call
  * waiting (the demo and the task) stay user messages. The trajectory has no
- * times, so entries get their position as timestamp (order, not a date).
+ * times: the session is `undated` and carries the import time (the entries'
+ * order is the file's).
  * `info` (exit status, submitted patch, cost) ends the session as a custom entry.
  */
 
@@ -31,7 +32,7 @@ export function readSweAgent(text: string, opts: ImportOptions = {}): ImportResu
   const history = doc ? arr(doc.history) : undefined;
   if (!doc || !history) throw new ImportError('Expected a SWE-agent trajectory: a JSON object with a "history" list.', { format: 'swe-agent' });
   const warnings: string[] = [];
-  const asm = new EntryAssembler('swe-agent', warnings);
+  const asm = new EntryAssembler('swe-agent', warnings, opts.importedAt);
   let systemPrompt: string | undefined;
   let prev: string | null = null;
   let pending: { id: string; name: string } | null = null;
@@ -45,7 +46,7 @@ export function readSweAgent(text: string, opts: ImportOptions = {}): ImportResu
     if (!h) return;
     const role = str(h.role);
     const content = contentText(h.content);
-    const base = { id: `swe-${i}`, parentId: prev, timestamp: i };
+    const base = { id: `swe-${i}`, parentId: prev, timestamp: NO_TIME };
     if (role === 'system') {
       if (systemPrompt === undefined) systemPrompt = content;
       else add({ ...base, type: 'custom', customType: 'swe-agent:system', data: { content }, display: content.slice(0, 200) });
@@ -83,7 +84,7 @@ export function readSweAgent(text: string, opts: ImportOptions = {}): ImportResu
     const status = str(info.exit_status);
     const submission = str(info.submission);
     const display = [`Exit status: ${status ?? 'unknown'}`, submission ? `patch of ${submission.split('\n').length} lines submitted` : ''].filter(Boolean).join(' · ');
-    add({ id: 'swe-info', parentId: prev, timestamp: history.length, type: 'custom', customType: 'swe-agent:info', data: info, display });
+    add({ id: 'swe-info', parentId: prev, timestamp: NO_TIME, type: 'custom', customType: 'swe-agent:info', data: info, display });
   }
   const entries = asm.finish();
   const name = baseName(opts.fileName);
@@ -92,8 +93,9 @@ export function readSweAgent(text: string, opts: ImportOptions = {}): ImportResu
   const meta = compact({
     id: newId(),
     title,
-    createdAt: 0,
-    updatedAt: entries.length,
+    createdAt: entries[0]?.timestamp ?? asm.fallbackTime,
+    updatedAt: entries[0]?.timestamp ?? asm.fallbackTime,
+    undated: true,
     leafId: prev,
     systemPrompt,
     source: compact({ format: 'swe-agent', fileName: opts.fileName, hash: contentHash(text), originalId: str((obj(doc.environment) ?? {}).instance_id) ?? name }),

@@ -1,0 +1,35 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { importText } from '@/lib/formats/import';
+import type { SessionFlows } from '@/lib/flows/app';
+import { buildSessionContext } from '@/lib/session/context';
+import { SessionTree } from '@/lib/session/tree';
+import { readFixture } from '@/lib/testing/fixtures';
+import { buildTimeline, type TimelineItem } from '@/lib/timeline/build';
+import { SummaryCard } from './SummaryCard';
+
+type SummaryItem = Extract<TimelineItem, { kind: 'summary' }>;
+
+/** The text of every list item a card renders (what it summarised and kept). */
+function listItems(html: string): string[] {
+  return [...html.matchAll(/<li data-entry-id="[^"]*">([^<]*)<\/li>/g)].map((m) => m[1]!.replace(/&#x27;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&'));
+}
+
+describe('SummaryCard originals', () => {
+  it('lists every summarised entry of the real pi session with a readable line: an empty or thinking-only reply never reads "assistant: "', () => {
+    const [snap] = importText(readFixture('piV1'), { fileName: 'compact.jsonl' }).sessions;
+    const tree = new SessionTree(snap!.entries);
+    const items = buildTimeline(tree, buildSessionContext(tree, snap!.meta.leafId)).filter((i): i is SummaryItem => i.kind === 'summary');
+    expect(items).toHaveLength(2);
+    // Rendering only reads the flows when a button is pressed.
+    const session = {} as SessionFlows;
+    for (const item of items) {
+      const lines = listItems(renderToStaticMarkup(<SummaryCard item={item} session={session} busy={false} onJumpTo={() => {}} />));
+      expect(lines.length).toBe(Math.min(100, item.summarized.entries.length) + Math.min(100, item.kept?.entries.length ?? 0));
+      for (const line of lines) {
+        expect(line).not.toMatch(/^(user|assistant|tool): *$/);
+        expect(line.trim()).not.toBe('');
+      }
+    }
+  });
+});

@@ -1,0 +1,156 @@
+import { errorMessage } from '@/lib/errors';
+import { skippedText, type SkippedCount } from '@/lib/formats/types';
+import { Observable } from './observable';
+import type { FlowPorts } from './ports';
+
+/**
+ * Importing a whole folder (`~/.claude/projects`, `~/.codex/sessions`, a
+ * directory of exports): hundreds of files as one batch with one progress
+ * (files and bytes), one summary at the end, and a Cancel that stops before
+ * the next file. Every file is parsed in the worker and written in its own
+ * transaction, so a bad file is skipped with its reason and never blocks the
+ * others, and memory holds one file's sessions at a time.
+ */
+
+/** A file of the folder and its path inside it (`project/session.jsonl`). */
+export interface BatchFile {
+  file: Blob;
+  path: string;
+}
+
+export interface BatchProgress {
+  folder: string;
+  filesDone: number;
+  filesTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+  /** The file being read. */
+  current: string | null;
+}
+
+export interface BatchSummary {
+  folder: string;
+  /** Files that looked like sessions and were read (or tried). */
+  files: number;
+  sessionsImported: number;
+  /** Sessions that were already in the browser (same file content): not duplicated. */
+  alreadyImported: number;
+  /** Files not imported, with why: not a session file, not a format the app reads, damaged, … */
+  skipped: { path: string; reason: string }[];
+  /** Conversations inside imported files left out on purpose ("2 empty conversations skipped"). */
+  leftOutInside: string;
+  cancelled: boolean;
+  seconds: number;
+}
+
+export interface BatchState {
+  running: BatchProgress | null;
+  summary: BatchSummary | null;
+}
+
+/** Extensions the importers read; anything else in a folder is left out unread. */
+const SESSION_FILE = /\.(jsonl|json|traj|zip)$/i;
+
+export class BatchImportTracker extends Observable<BatchState> {
+  private abort: AbortController | null = null;
+
+  constructor() {
+    super({ running: null, summary: null });
+  }
+
+  /** Stops the batch before its next file; what was imported stays. */
+  cancel(): void {
+    this.abort?.abort();
+  }
+
+  dismiss(): void {
+    this.update((s) => ({ ...s, summary: null }));
+  }
+
+  /** @internal the flow's handle on the batch it runs. */
+  begin(): AbortSignal {
+    this.abort?.abort();
+    this.abort = new AbortController();
+    return this.abort.signal;
+  }
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
+/** One sentence for the notice when a batch ends. */
+export function batchSentence(s: BatchSummary): string {
+  const parts = [`${s.cancelled ? 'Cancelled: imported' : 'Imported'} ${plural(s.sessionsImported, 'session')} from ${s.folder}`];
+  if (s.alreadyImported) parts.push(`${plural(s.alreadyImported, 'session')} already imported`);
+  if (s.skipped.length) parts.push(`${plural(s.skipped.length, 'file')} skipped`);
+  if (s.leftOutInside) parts.push(s.leftOutInside);
+  return `${parts.join('; ')}.`;
+}
+
+const cleanError = (err: unknown) => errorMessage(err).replace(/^(Error|ImportError):\s*/, '');
+
+export async function importBatch(ports: FlowPorts, tracker: BatchImportTracker, folder: string, all: readonly BatchFile[], onImported: (sessionId: string) => void): Promise<BatchSummary> {
+  const signal = tracker.begin();
+  const started = ports.now?.() ?? Date.now();
+  const files = [...all].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // Hidden files (.DS_Store, editor backups) are never sessions.
+  const isCandidate = (f: BatchFile) => SESSION_FILE.test(f.path) && !/(^|\/)\./.test(f.path);
+  const candidates = files.filter(isCandidate);
+  const skipped: BatchSummary['skipped'] = files
+    .filter((f) => !isCandidate(f))
+    .map((f) => ({ path: f.path, reason: 'not a session file (the app reads .jsonl, .json, .traj and .zip)' }));
+  const leftOut = new Map<string, SkippedCount>();
+  const progress: BatchProgress = { folder, filesDone: 0, filesTotal: candidates.length, bytesDone: 0, bytesTotal: candidates.reduce((n, f) => n + f.file.size, 0), current: null };
+  tracker.set({ running: { ...progress }, summary: null });
+  let sessionsImported = 0;
+  let alreadyImported = 0;
+  let opened = false;
+  let cancelled = false;
+  for (const { file, path } of candidates) {
+    if (signal.aborted) {
+      cancelled = true;
+      break;
+    }
+    const name = path.split('/').pop() ?? path;
+    const before = progress.bytesDone;
+    tracker.update((s) => ({ ...s, running: { ...progress, current: path } }));
+    try {
+      const result = await ports.formats.importFile(file, name, (bytesRead) => tracker.update((s) => ({ ...s, running: { ...progress, current: path, bytesDone: before + bytesRead } })));
+      for (const c of result.skipped ?? []) {
+        const cur = leftOut.get(c.one);
+        leftOut.set(c.one, { ...c, count: (cur?.count ?? 0) + c.count });
+      }
+      if (result.sessions.length === 0) skipped.push({ path, reason: 'it holds no conversation' });
+      else {
+        const outcome = await ports.store.importSnapshots(result.sessions, { fileName: name });
+        sessionsImported += outcome.imported.length;
+        alreadyImported += outcome.duplicates.length;
+        if (!opened && outcome.imported[0]) {
+          opened = true;
+          onImported(outcome.imported[0].id);
+        }
+      }
+    } catch (err) {
+      skipped.push({ path, reason: cleanError(err) });
+    }
+    progress.filesDone++;
+    progress.bytesDone = before + file.size;
+    tracker.update((s) => ({ ...s, running: { ...progress, current: null } }));
+  }
+  const summary: BatchSummary = {
+    folder,
+    files: candidates.length,
+    sessionsImported,
+    alreadyImported,
+    skipped,
+    leftOutInside: skippedText([...leftOut.values()]),
+    cancelled,
+    seconds: ((ports.now?.() ?? Date.now()) - started) / 1000,
+  };
+  tracker.set({ running: null, summary });
+  const sentence = batchSentence(summary);
+  if (sessionsImported > 0 && !cancelled) ports.notify.success(sentence);
+  else ports.notify.info(sentence);
+  return summary;
+}
