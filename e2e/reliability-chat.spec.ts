@@ -68,7 +68,9 @@ test.describe('the composer keeps what was typed', () => {
     await expect(attachments).toContainText('transcript.txt');
     await page.getByRole('button', { name: 'Send' }).click();
 
-    await expect(page.getByText(/Browser storage is full: this change was not saved/)).toBeVisible();
+    // Before the write that fails, the 1.2 MB attachment is counted against the window (and a compaction
+    // considered): seconds on a busy 2-core machine.
+    await expect(page.getByText(/Browser storage is full: this change was not saved/)).toBeVisible({ timeout: 30_000 });
     await expect(composer(page)).toHaveValue('please read the attached transcript');
     await expect(attachments).toContainText('transcript.txt');
     await expect(userMessages(page)).toHaveCount(0);

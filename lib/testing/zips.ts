@@ -19,7 +19,7 @@ export function declareSizes(zip: Uint8Array, size: (name: string, actual: numbe
   const count = v.getUint16(eocd + 10, true);
   let at = v.getUint32(eocd + 16, true);
   for (let i = 0; i < count; i++) {
-    if (v.getUint32(at, true) !== 0x02014b50) throw new Error('testZip: not a central directory record');
+    if (v.getUint32(at, true) !== 0x02014b50) throw new Error('zips: not a central directory record');
     const nameLength = v.getUint16(at + 28, true);
     const name = strFromU8(out.subarray(at + 46, at + 46 + nameLength));
     const declared = size(name, v.getUint32(at + 24, true));
