@@ -52,11 +52,17 @@ export async function deriveSpaceKeys(code: Uint8Array, backend: CryptoBackend =
   // The space id is part of every authenticated context: a record copied from one space into another does not open.
   const aad = (context: string) => utf8(`${spaceId}\0${context}`);
   const opaque = async (parts: string[]) => toBase64Url((await mac(utf8(parts.join('\0')))).subarray(0, 16));
+  // Every entry record names its session: one HMAC per session, not per entry.
+  const sessionKeys = new Map<string, Promise<string>>();
   return {
     spaceId,
     authKey,
     backend: backend.name,
-    sessionKey: (sessionId) => opaque(['session', sessionId]),
+    sessionKey(sessionId) {
+      let key = sessionKeys.get(sessionId);
+      if (!key) sessionKeys.set(sessionId, (key = opaque(['session', sessionId])));
+      return key;
+    },
     entryKey: (sessionId, entryId) => opaque(['entry', sessionId, entryId]),
     async seal(plain, context) {
       const iv = randomBytes(IV_BYTES);
