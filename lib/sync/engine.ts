@@ -79,7 +79,7 @@ export class SyncEngine {
     this.now = opts.now ?? Date.now;
     this.batchLimits = opts.batch ?? { maxRecords: 500, maxBytes: 2_000_000 };
     this.pullLimit = opts.pullLimit ?? 500;
-    this.retry = opts.retryMs ?? { min: 500, max: 10_000 };
+    this.retry = opts.retryMs ?? { min: 500, max: 5_000 };
     this.pollMs = opts.pollMs ?? 60_000;
     this.statusEveryMs = opts.statusEveryMs ?? 200;
   }
@@ -279,6 +279,8 @@ export class SyncEngine {
 
   private async fail(err: unknown) {
     if (err instanceof SyncHttpError && (err.code === 'revoked' || err.code === 'unauthorized' || err.code === 'unknown_space')) {
+      // Left on purpose meanwhile (another tab): nothing to report.
+      if (!(await this.local.loadSpace())) return;
       // This device is out of the space: stop using credentials that no longer work. Sessions stay.
       this.active = null;
       await this.local.forgetSpace();

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createSyncHandlers, type SyncServer } from './http';
 import { createLiveHub } from './hub';
@@ -39,6 +39,7 @@ export async function openSyncServer(env: Env): Promise<SyncServer> {
  * to use DATABASE_URL instead.
  */
 function claimDataDir(dir: string) {
+  mkdirSync(dir, { recursive: true });
   const lock = join(dir, 'longctx-server.pid');
   if (existsSync(lock)) {
     const pid = Number(readFileSync(lock, 'utf8'));
