@@ -185,7 +185,7 @@ export class SyncEngine {
     let debounce: ReturnType<typeof setTimeout> | null = null;
     this.unwatch = this.local.watchOutbox(() => {
       if (debounce) clearTimeout(debounce);
-      debounce = setTimeout(() => this.kick(), 150);
+      debounce = setTimeout(() => this.kick(), 40);
     });
     void this.loop(ctl.signal);
     void this.liveLoop(ctl.signal);
