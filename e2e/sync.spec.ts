@@ -30,6 +30,7 @@ async function createSpace(page: Page): Promise<string> {
   const dialog = await openSync(page);
   await dialog.getByRole('button', { name: 'Create a sync space' }).click();
   await expect(dialog.getByRole('status', { name: 'Sync status' })).toHaveText('Synced', { timeout: 60_000 });
+  await expect(dialog.getByText('Last synced just now')).toBeVisible();
   await dialog.getByRole('button', { name: 'Show sync code' }).click();
   const words = (await dialog.getByRole('list', { name: 'Sync code' }).getByRole('listitem').allTextContents()).join(' ');
   expect(words.split(' ')).toHaveLength(12);
@@ -85,6 +86,8 @@ test.describe('sync on the embedded database (the suite’s app server)', () => 
     await b.context().setOffline(true);
     await sendMessage(b, 'B wrote this offline');
     await expect(userMessages(b).last()).toContainText('B wrote this offline');
+    // The session list says what has not reached the server yet.
+    await expect(sessions(b).getByText('Not synced')).toBeVisible({ timeout: 15_000 });
     await chatTurn(page, 'A wrote this meanwhile');
     await b.context().setOffline(false);
 
@@ -95,6 +98,7 @@ test.describe('sync on the embedded database (the suite’s app server)', () => 
     await expectTreeRows(b, rows);
     // Siblings under A's first reply, on both: each prompt shows it has one.
     for (const p of [page, b]) await expect(p.getByText(/^[12]\/2$/).first()).toBeVisible();
+    await expect(sessions(b).getByText('Not synced')).toHaveCount(0, { timeout: 20_000 });
     const countOn = async (p: Page) => (await sessions(p).getByText(/^\d+ entries/).textContent())!.match(/^(\d+)/)![1];
     await expect.poll(async () => (await countOn(page)) === (await countOn(b)), { timeout: 20_000 }).toBe(true);
     await b.context().close();
@@ -135,6 +139,42 @@ test.describe('sync on the embedded database (the suite’s app server)', () => 
     await page.getByRole('dialog', { name: 'Delete session?' }).getByRole('button', { name: 'Delete' }).click();
     await expect(sessions(b).getByRole('listitem')).toHaveCount(1, { timeout: 20_000 });
     await expect(sessions(b).getByRole('button', { name: /^the one that stays/ })).toBeVisible();
+    await b.context().close();
+  });
+});
+
+test.describe('sync on the embedded database: devices', () => {
+  test('B joins from the QR link; A removes B, and B is told why; A leaves and keeps its sessions', async ({ page, browser }) => {
+    await openApp(page);
+    await newSession(page);
+    await chatTurn(page, 'kept through everything');
+    const words = await createSpace(page);
+
+    // What scanning the QR code does: open the app at the link, words in the fragment.
+    const b = await newDevice(browser);
+    await b.goto(`/#sync-join=${words.split(' ').join('-')}`);
+    const bDialog = b.getByRole('dialog', { name: 'Sync' });
+    await expect(bDialog.getByRole('textbox', { name: /Sync code/ })).toHaveValue(words);
+    expect(new URL(b.url()).hash).toBe('');
+    await bDialog.getByRole('button', { name: 'Join' }).click();
+    await expect(bDialog.getByRole('status', { name: 'Sync status' })).toHaveText('Synced', { timeout: 30_000 });
+
+    const aDialog = await openSync(page);
+    const devices = aDialog.getByRole('list', { name: 'Devices in this sync space' }).getByRole('listitem');
+    await expect(devices).toHaveCount(2);
+    await expect(devices.filter({ hasText: '(this device)' })).toHaveCount(1);
+    await aDialog.getByRole('button', { name: /^Remove / }).click();
+    await page.getByRole('dialog', { name: 'Remove this device?' }).getByRole('button', { name: 'Remove device' }).click();
+    await expect(devices.filter({ hasText: 'removed' })).toHaveCount(1);
+    await expect(bDialog.getByRole('alert')).toContainText('This device was removed from the sync space', { timeout: 20_000 });
+    await expect(bDialog.getByRole('button', { name: 'Create a sync space' })).toBeVisible();
+    await expect(sessions(b).getByRole('button', { name: /^kept through everything/ })).toBeVisible();
+
+    await aDialog.getByRole('button', { name: 'Leave this sync space' }).click();
+    await page.getByRole('dialog', { name: 'Leave the sync space?' }).getByRole('button', { name: 'Leave' }).click();
+    await expect(aDialog.getByRole('button', { name: 'Create a sync space' })).toBeVisible();
+    await closeSync(page);
+    await expect(sessions(page).getByRole('button', { name: /^kept through everything/ })).toBeVisible();
     await b.context().close();
   });
 });

@@ -44,6 +44,8 @@ const deviceName = () => defaultDeviceName(typeof navigator === 'undefined' ? ''
 
 function NotInSpace({ initialWords }: { initialWords?: string }) {
   const sync = useFlows().sync!;
+  // Why sync stopped, when it did not stop by the user's choice (this device was removed elsewhere).
+  const status = useSyncStatus();
   const [name, setName] = useState(deviceName);
   const [words, setWords] = useState(initialWords ?? '');
   const [busy, setBusy] = useState<'create' | 'join' | null>(null);
@@ -68,6 +70,11 @@ function NotInSpace({ initialWords }: { initialWords?: string }) {
 
   return (
     <>
+      {status.state === 'error' && status.message && (
+        <p role="alert" className="msg-error">
+          {status.message}
+        </p>
+      )}
       <p>
         Keep your sessions on every device. They are encrypted in this browser before they leave it: the server stores only ciphertext it cannot read. Everything
         keeps working offline; changes are sent when the connection is back.

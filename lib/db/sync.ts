@@ -267,7 +267,12 @@ export function createSyncLocalStore(db?: AppDB): SyncLocalStore {
       observe(
         async () => {
           const d = the();
-          return [await d.entries.where('unsynced').equals(1).count(), await d.sessions.where('syncDirty').equals(1).count(), await d.tombstones.where('unsynced').equals(1).count()].join();
+          return [
+            (await loadSpace(d))?.deviceId ?? '',
+            await d.entries.where('unsynced').equals(1).count(),
+            await d.sessions.where('syncDirty').equals(1).count(),
+            await d.tombstones.where('unsynced').equals(1).count(),
+          ].join();
         },
         () => onChange(),
       ),

@@ -209,6 +209,22 @@ describe('sync between two devices (real store, real route logic on PGlite)', ()
     expect((await b.store.listSessions()).map((r) => r.title).sort()).toEqual(['After removal', 'Mine']);
   });
 
+  it('after leaving, a running device syncs again as soon as it creates (or joins) another space', async () => {
+    const a = h.device('A');
+    const b = h.device('B');
+    await a.store.createSession({ title: 'Survives leaving' });
+    a.engine.start();
+    await a.engine.create('A');
+    await a.engine.leave();
+    expect(await loadSpace(a.db)).toBeNull();
+    const { words } = await a.engine.create('A again');
+    // No syncNow: the background loop must be running again and push on its own.
+    await expect.poll(async () => readStatus(a.db), { timeout: 10_000 }).toMatchObject({ state: 'synced', pending: 0 });
+    await b.engine.join(words, 'B');
+    await b.engine.syncNow();
+    expect((await b.store.listSessions()).map((r) => r.title)).toEqual(['Survives leaving']);
+  });
+
   it('live: with both engines running, an append on A reaches B through the live stream in well under a second', async () => {
     const a = h.device('A', { pollMs: 3_600_000 });
     const b = h.device('B', { pollMs: 3_600_000, backend: webCryptoBackend(crypto.subtle) });

@@ -112,7 +112,17 @@ export class SyncEngine {
   /** Leaves the space: the server forgets this device (when reachable), this browser forgets the space. Sessions stay here. */
   async leave(): Promise<void> {
     const a = this.active ?? (await this.activate());
+    // The loops stop while the space is forgotten (no round may run with credentials being revoked), then go on idling.
+    const wasRunning = this.running !== null;
     this.pause();
+    try {
+      await this.forget(a);
+    } finally {
+      if (wasRunning) this.start();
+    }
+  }
+
+  private async forget(a: Active | null): Promise<void> {
     if (a) {
       try {
         await this.transport.revoke(a.config.deviceId, a.auth);
@@ -303,7 +313,9 @@ export class SyncEngine {
   private async round(): Promise<void> {
     const a = await this.activate();
     if (!a) return;
-    await this.setStatus({ state: 'syncing', pending: await this.local.pendingCount() }, true);
+    // A round with nothing to send (a pull woken by the live stream) does not flash "Syncing" in the UI.
+    const pendingBefore = await this.local.pendingCount();
+    if (pendingBefore > 0 || this.status.state !== 'synced') await this.setStatus({ state: 'syncing', pending: pendingBefore }, true);
     await this.pushAll(a);
     await this.pullAll(a);
     const pending = await this.local.pendingCount();

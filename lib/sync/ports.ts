@@ -69,6 +69,6 @@ export interface SyncLocalStore {
   applyRemote(changes: RemoteChange[], checkpoint: number | null): Promise<{ revived: string[] }>;
   readStatus(): Promise<SyncStatus>;
   writeStatus(status: SyncStatus): Promise<void>;
-  /** Calls back whenever the outbox may have changed (a write in any tab). */
+  /** Calls back whenever the outbox may have changed (a write in any tab), or the space did (joined or left in another tab). */
   watchOutbox(onChange: () => void): () => void;
 }
