@@ -24,9 +24,10 @@ export function SyncDialog({ open, onClose, initialWords }: { open: boolean; onC
       className="dialog sync-dialog"
       aria-labelledby="sync-title"
       onClose={(e) => {
-        // React passes the event on to the Settings dialog this one sits in, which would close too.
+        // React passes a dialog's close event on to the dialogs around it (in its tree): the Settings dialog
+        // must not close with this one, nor this one with a confirmation inside it.
         e.stopPropagation();
-        onClose();
+        if (e.target === e.currentTarget) onClose();
       }}
     >
       <h2 id="sync-title">Sync</h2>
