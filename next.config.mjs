@@ -16,6 +16,9 @@ const nextConfig = {
   // `npm test` type-checks the whole project (tsc --noEmit) as its own stage;
   // checking again inside every build only makes `npm start` slower.
   typescript: { ignoreBuildErrors: true },
+  // The embedded sync database (PGlite) loads its WebAssembly and data files from its own
+  // package directory at run time: bundling it would separate the code from those files.
+  serverExternalPackages: ['@electric-sql/pglite'],
   turbopack: {
     resolveAlias: {
       // micromark's entity decoder has a "browser" build that calls document.createElement,

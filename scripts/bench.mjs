@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [tokens] [formats] [load]`: the project's benchmarks.
+// `npm run bench [-- --quick] [tokens] [formats] [load] [sync]`: the project's benchmarks.
 // Each part is a TypeScript script run with tsx in its own process; it prints its
 // tables as it goes and writes bench-results/<part>.json. At the end this prints
 // the headline figures of every part that ran, read back from those files, and
@@ -14,6 +14,7 @@ const PARTS = {
   tokens: { script: 'scripts/bench-tokens.ts', what: 'token counting: worker vs direct, append → figure + cut, estimate accuracy', timeoutMin: 10 },
   formats: { script: 'scripts/bench-formats.ts', what: 'imports (fixtures, 100 MB ChatGPT export, a 680-file Claude Code folder) with peak memory; exports and round trip', timeoutMin: 15 },
   load: { script: 'scripts/bench-load.ts', what: 'POST /api/chat and /api/summarize under concurrent load against the scripted model', timeoutMin: 20 },
+  sync: { script: 'scripts/bench-sync.ts', what: 'sync: 10,000-entry first sync, A→B latency, 50 devices on PGlite / Postgres / two app servers', timeoutMin: 20 },
 };
 
 const USAGE = `usage: npm run bench [-- [--quick] [${Object.keys(PARTS).join('] [')}]]
@@ -139,6 +140,14 @@ const HEADLINES = {
       : []),
     ['total time p50 / p95', `${f(r.latency.all.totalMs.p50, 0)} / ${f(r.latency.all.totalMs.p95, 0)} ms`],
     ['errors / dropped (goal 0 / 0)', `${r.errors} / ${r.dropped}`],
+  ],
+  sync: (r) => [
+    ...r.firstSync.map((s) => [
+      `first sync, ${r.entries.toLocaleString('en-US')} entries / ${r.tokens.toLocaleString('en-US')} tokens (${s.server})`,
+      `push ${f(s.pushMs / 1000, 1)} s, pull ${f(s.pullMs / 1000, 1)} s; wire ${mbOf(s.receivedByB)} for ${mbOf(r.rawBytes)} raw (${f(s.receivedByB / r.rawBytes, 2)}×)`,
+    ]),
+    ...r.latency.map((l) => [`A→B latency p50 / p95 (${l.setup})`, `${f(l.p50, 0)} / ${f(l.p95, 0)} ms`]),
+    ...r.throughput.map((t) => [`${t.devices} devices, ${t.label}`, `${f(t.entriesPerSecond, 0)} entries/s stored, ${f(t.pulledPerSecond, 0)} records/s pulled, errors ${t.errors}`]),
   ],
 };
 

@@ -1,5 +1,6 @@
 'use client';
 
+import { useId } from 'react';
 import { useModalDialog } from './useModalDialog';
 
 /**
@@ -26,17 +27,19 @@ export function ConfirmDialog({
   children?: React.ReactNode;
 }) {
   const ref = useModalDialog(open);
+  // One id per dialog: several can be mounted at once, and a shared id would give them all the first one's name.
+  const titleId = useId();
   return (
     <dialog
       ref={ref}
       className="dialog"
-      aria-labelledby="confirm-title"
+      aria-labelledby={titleId}
       onCancel={(e) => {
         e.preventDefault();
         onCancel();
       }}
     >
-      <h2 id="confirm-title">{title}</h2>
+      <h2 id={titleId}>{title}</h2>
       <div className="dialog-body">{children}</div>
       <div className="dialog-actions">
         <button type="button" className="btn" onClick={onCancel}>

@@ -9,6 +9,7 @@ import { useUi } from '@/components/state/uiStore';
 import { ConfirmDialog } from '@/components/common/ConfirmDialog';
 import { sessionWhen } from '@/lib/format/sessionDate';
 import { Icon } from '@/components/common/Icon';
+import { SyncMarker } from '@/components/sync/SyncMarker';
 
 export function SessionSidebar({ children }: { children?: React.ReactNode }) {
   const [query, setQuery] = useState('');
@@ -113,6 +114,7 @@ function SessionItem({ row, active, onSelect, onDelete }: { row: SessionRow; act
           <span className="session-title">{row.title}</span>
           <span className="session-sub">
             {row.entryCount} entries · {sessionWhen(row)}
+            <SyncMarker row={row} />
           </span>
         </button>
       )}

@@ -11,6 +11,7 @@ import { DEFAULT_COMPACTION_SETTINGS } from '@/lib/session/types';
 import { useModels } from '@/components/models/useModels';
 import { useFlows } from '@/components/state/FlowsProvider';
 import { useAppSettings } from '@/components/state/hooks';
+import { SyncButton } from '@/components/sync/SyncButton';
 import { StorageInfo } from './StorageInfo';
 
 type Draft = CompactionForm;
@@ -141,6 +142,7 @@ export function SettingsDialog({ open, onClose, session }: { open: boolean; onCl
             <input type="text" value={creds.baseUrl ?? ''} placeholder="http://127.0.0.1:11434/v1" onChange={(e) => setCreds({ ...creds, baseUrl: e.target.value })} />
           </label>
         </fieldset>
+        <SyncButton />
         <StorageInfo />
         <p className="muted small">Defaults: reserve {DEFAULT_COMPACTION_SETTINGS.reserveTokens}, keep recent {DEFAULT_COMPACTION_SETTINGS.keepRecentTokens}, tool results {DEFAULT_COMPACTION_SETTINGS.toolResultMaxChars} characters.</p>
       </div>

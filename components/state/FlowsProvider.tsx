@@ -1,6 +1,6 @@
 'use client';
 
-import { createContext, useContext, useState } from 'react';
+import { createContext, useContext, useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import { createBrowserPorts } from '@/lib/browser/ports';
 import { AppFlows } from '@/lib/flows/app';
@@ -19,6 +19,8 @@ const FlowsContext = createContext<AppFlows | null>(null);
 /** The one place the app's flows meet the browser: created once per page. */
 export function FlowsProvider({ children }: { children: React.ReactNode }) {
   const [flows] = useState(() => new AppFlows(createBrowserPorts(toastNotifier)));
+  // Background sync with the user's other devices starts with the page (it idles until a space is joined).
+  useEffect(() => flows.sync?.start(), [flows]);
   return <FlowsContext.Provider value={flows}>{children}</FlowsContext.Provider>;
 }
 

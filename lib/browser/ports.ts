@@ -1,6 +1,8 @@
 import { browserSessionStore } from '@/lib/db';
 import type { FlowPorts, FormatsPort, Notifier, TokensPort } from '@/lib/flows/ports';
+import type { SyncService } from '@/lib/sync/service';
 import { getFormatsClient, progressProxy } from '@/workers/formatsClient';
+import { getSyncClient } from '@/workers/syncClient';
 import { getTokensClient } from '@/workers/tokensClient';
 import { webStreamLocks } from './locks';
 import { routeTransport } from './routeTransport';
@@ -22,6 +24,16 @@ const formats: FormatsPort = {
   exportAll: (snapshots) => getFormatsClient().exportAll(snapshots),
 };
 
+/** The sync worker, started by the first call (FlowsProvider makes one when the page loads). */
+const sync: SyncService = {
+  create: (name) => getSyncClient().create(name),
+  join: (words, name) => getSyncClient().join(words, name),
+  leave: () => getSyncClient().leave(),
+  devices: () => getSyncClient().devices(),
+  revoke: (id) => getSyncClient().revoke(id),
+  kick: () => getSyncClient().kick(),
+};
+
 export function createBrowserPorts(notify: Notifier): FlowPorts {
-  return { store: browserSessionStore, tokens, formats, transport: routeTransport, locks: webStreamLocks, notify, saveFile, quota: browserStorageQuota };
+  return { store: browserSessionStore, tokens, formats, transport: routeTransport, locks: webStreamLocks, notify, saveFile, quota: browserStorageQuota, sync };
 }

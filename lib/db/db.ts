@@ -1,11 +1,13 @@
 import { Dexie, type Table } from 'dexie';
-import { CURRENT_SCHEMA_VERSION, DB_NAME, entriesStoreAt, SCHEMA_VERSIONS, type CalibrationRow, type MetaRow, type SessionRow, type SettingRow, type StoredEntry } from './schema';
+import { CURRENT_SCHEMA_VERSION, DB_NAME, entriesStoreAt, SCHEMA_VERSIONS, type CalibrationRow, type MetaRow, type SessionRow, type SettingRow, type StoredEntry, type SyncStateRow, type TombstoneRow } from './schema';
 
 export class AppDB extends Dexie {
   sessions!: Table<SessionRow, string>;
   settings!: Table<SettingRow, string>;
   calibration!: Table<CalibrationRow, string>;
   meta!: Table<MetaRow, string>;
+  tombstones!: Table<TombstoneRow, string>;
+  syncState!: Table<SyncStateRow, string>;
   private readonly entriesStore: string;
 
   constructor(name = DB_NAME, upTo = CURRENT_SCHEMA_VERSION, options?: ConstructorParameters<typeof Dexie>[1]) {

@@ -6,4 +6,5 @@
 export type { SessionRow } from './schema';
 export { loadClientCredentials } from './credentials';
 export { browserSessionStore, openDatabase, watchAppSettings, watchSessionList, watchSessionRow } from './store';
+export { watchSyncSpace, watchSyncStatus } from './sync';
 export type { Unsubscribe } from './watch';

@@ -9,14 +9,39 @@ export const DB_NAME = 'longctx';
  * the order it was written; `rev` is bumped on every write of the row, so a tab
  * can ask "what changed since rev N" and apply only that.
  */
-export type StoredEntry = SessionEntry & { sessionId: string; seq?: number; rev: number };
+export type StoredEntry = SessionEntry & {
+  sessionId: string;
+  seq?: number;
+  rev: number;
+  /** 1 while the entry has not reached the sync server (indexed; absent once pushed, or for entries that came from it). */
+  unsynced?: 1;
+};
 
 export type SessionRow = SessionMeta & {
   entryCount: number;
   rev: number;
   /** Lower-cased title for search. */
   titleLower: string;
+  /** Hybrid logical clock of the last change to the session's metadata (lib/sync/hlc.ts): last writer wins between devices. */
+  hlc?: string;
+  /** The clock of the metadata the sync server last accepted from (or sent to) this device. */
+  syncedHlc?: string;
+  /** 1 while the session has anything the sync server has not got: its metadata or any of its entries. */
+  syncDirty?: 1;
 };
+
+/** A deleted session, remembered so that the deletion reaches other devices and wins over older edits. */
+export interface TombstoneRow {
+  sessionId: string;
+  hlc: string;
+  unsynced?: 1;
+}
+
+/** Sync's own state (the space, the checkpoint, the clock, the status): local to this browser, never synced. */
+export interface SyncStateRow {
+  key: string;
+  value: unknown;
+}
 
 export interface SettingRow {
   key: string;
@@ -131,6 +156,21 @@ export const SCHEMA_VERSIONS: SchemaVersion[] = [
         // Without their old keys the rows get 1, 2, 3… in the same order.
         await to.bulkAdd(batch.map(({ seq: _old, ...row }) => row));
       }
+    },
+  },
+  {
+    // v4: sync. Sparse indexes over the outbox (entries not yet pushed, sessions with something to push),
+    // tombstones of deleted sessions, and sync's own state. Nothing to migrate: existing data is marked
+    // for pushing when the device joins a space (lib/db/sync.ts markAllForPush), not before.
+    version: 4,
+    stores: {
+      sessions: 'id, updatedAt, titleLower, source.hash, syncDirty',
+      [ENTRIES_STORE]: '++seq, &[sessionId+id], [sessionId+seq], [sessionId+rev], unsynced, [sessionId+unsynced]',
+      settings: 'key',
+      calibration: 'model',
+      meta: 'key',
+      tombstones: 'sessionId, unsynced',
+      syncState: 'key',
     },
   },
 ];

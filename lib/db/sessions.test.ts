@@ -205,9 +205,12 @@ describe('schema migration', () => {
 
   it('recovers even after the poisoned session was deleted (the generator stays exhausted)', async () => {
     const { importedId, madeHereId } = await poisonedV2('deleted');
+    // What the v2 app did (today's functions write stores v2 lacks): delete the session's rows, and its next write still failed.
     const v2 = open('deleted', 2);
-    await deleteSession(importedId, v2);
-    await expect(appendEntries(madeHereId, 'h2', [user('still stuck')], {}, v2)).rejects.toBeInstanceOf(StorageError);
+    const rows = (await v2.table('entries').toArray()) as { seq: number; sessionId: string }[];
+    await v2.table('entries').bulkDelete(rows.filter((r) => r.sessionId === importedId).map((r) => r.seq));
+    await v2.table('sessions').delete(importedId);
+    await expect(v2.table('entries').add({ id: 'h4', parentId: 'h2', timestamp: 4, type: 'message', message: { role: 'user', content: [] }, sessionId: madeHereId, rev: 3 })).rejects.toThrow();
     v2.close();
     const db = open('deleted');
     await appendEntries(madeHereId, 'h2', [user('unstuck')], {}, db);

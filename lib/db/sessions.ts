@@ -7,6 +7,7 @@ import { getDB, type AppDB } from './db';
 import { guarded, StorageError } from './errors';
 import { domainEntry, domainMeta, entryRow, sessionRow, type MetaFields } from './rows';
 import type { SessionRow, StoredEntry } from './schema';
+import { nextLocalHlc, unsynced } from './syncMarks';
 
 type Tx = Transaction & { table: AppDB['table'] };
 
@@ -19,13 +20,13 @@ async function nextRev(tx: Tx): Promise<number> {
   return rev;
 }
 
-function toDomainEntry(stored: StoredEntry): SessionEntry {
-  const { sessionId: _s, seq: _q, rev: _r, ...entry } = stored;
+export function toDomainEntry(stored: StoredEntry): SessionEntry {
+  const { sessionId: _s, seq: _q, rev: _r, unsynced: _u, ...entry } = stored;
   return entry as SessionEntry;
 }
 
 export function toMeta(row: SessionRow): SessionMeta {
-  const { entryCount: _c, rev: _r, titleLower: _t, ...meta } = row;
+  const { entryCount: _c, rev: _r, titleLower: _t, hlc: _h, syncedHlc: _p, syncDirty: _d, ...meta } = row;
   return meta;
 }
 
@@ -33,11 +34,11 @@ export function toMeta(row: SessionRow): SessionMeta {
 
 export async function createSession(init: Partial<SessionMeta> = {}, db: AppDB = getDB()): Promise<SessionRow> {
   return guarded(() =>
-    db.transaction('rw', db.sessions, db.meta, async (tx) => {
+    db.transaction('rw', db.sessions, db.meta, db.syncState, async (tx) => {
       const now = Date.now();
       const { id = newId(), ...fields } = init;
       const meta = { createdAt: now, updatedAt: now, leafId: null, ...fields, title: init.title ?? 'New session' };
-      const row = sessionRow(meta, { id, entryCount: 0, rev: await nextRev(tx as Tx) });
+      const row: SessionRow = { ...sessionRow(meta, { id, entryCount: 0, rev: await nextRev(tx as Tx) }), hlc: await nextLocalHlc(db, now), syncDirty: 1 };
       await db.sessions.add(row);
       return row;
     }),
@@ -60,14 +61,15 @@ export async function updateSession(
   db: AppDB = getDB(),
 ): Promise<void> {
   await guarded(() =>
-    db.transaction('rw', db.sessions, db.meta, db.entries, async (tx) => {
+    db.transaction('rw', db.sessions, db.meta, db.entries, db.syncState, async (tx) => {
       const row = await db.sessions.get(id);
       if (!row) throw new StorageError('unknown', 'That session no longer exists (deleted in another tab?).');
       if (patch.leafId) {
         const exists = await db.entries.where('[sessionId+id]').equals([id, patch.leafId]).count();
         if (!exists) throw new StorageError('unknown', 'Cannot move to an entry that does not exist in this session.');
       }
-      const next: Partial<SessionRow> = { ...patch, rev: await nextRev(tx as Tx), updatedAt: Date.now() };
+      const now = Date.now();
+      const next: Partial<SessionRow> = { ...patch, rev: await nextRev(tx as Tx), updatedAt: now, hlc: await nextLocalHlc(db, now), syncDirty: 1 };
       if (patch.title !== undefined) next.titleLower = patch.title.toLowerCase();
       await db.sessions.update(id, next);
     }),
@@ -83,12 +85,17 @@ export async function setLeaf(id: string, leafId: EntryId | null, db: AppDB = ge
   await updateSession(id, { leafId }, db);
 }
 
-/** Deletes the session and all its entries in one transaction. */
+/**
+ * Deletes the session and all its entries in one transaction, and leaves a
+ * tombstone: the deletion travels to the other devices of a sync space and
+ * wins over any older change to the session there.
+ */
 export async function deleteSession(id: string, db: AppDB = getDB()): Promise<void> {
   await guarded(() =>
-    db.transaction('rw', db.sessions, db.entries, async () => {
+    db.transaction('rw', db.sessions, db.entries, db.tombstones, db.syncState, async () => {
       await db.entries.where('[sessionId+seq]').between([id, Dexie.minKey], [id, Dexie.maxKey]).delete();
       await db.sessions.delete(id);
+      await db.tombstones.put({ sessionId: id, hlc: await nextLocalHlc(db), unsynced: 1 });
     }),
   );
 }
@@ -137,7 +144,7 @@ export async function appendEntries(
 ): Promise<SessionEntry[]> {
   if (entries.length === 0) return [];
   return guarded(() =>
-    db.transaction('rw', db.sessions, db.entries, db.meta, async (tx) => {
+    db.transaction('rw', db.sessions, db.entries, db.meta, db.syncState, async (tx) => {
       const row = await db.sessions.get(sessionId);
       if (!row) throw new StorageError('unknown', 'That session no longer exists (deleted in another tab?).');
       if (parentId !== null) {
@@ -153,8 +160,8 @@ export async function appendEntries(
         created.push(entry);
         parent = entry.id;
       }
-      await db.entries.bulkAdd(created.map((e) => entryRow(e, sessionId, rev)));
-      const patch: Partial<SessionRow> = { updatedAt: now, entryCount: row.entryCount + created.length, rev };
+      await db.entries.bulkAdd(created.map((e) => unsynced(entryRow(e, sessionId, rev))));
+      const patch: Partial<SessionRow> = { updatedAt: now, entryCount: row.entryCount + created.length, rev, hlc: await nextLocalHlc(db, now), syncDirty: 1 };
       if (opts.moveLeaf !== false) patch.leafId = parent;
       await db.sessions.update(sessionId, patch);
       return created;
@@ -182,8 +189,9 @@ export async function updateEntry(
       const next = domainEntry(updated as SessionEntry);
       if (next.id !== entryId || next.parentId !== stored.parentId) throw new Error('updateEntry may not move an entry');
       const rev = await nextRev(tx as Tx);
-      await db.entries.put(entryRow(next, sessionId, rev, stored.seq));
-      await db.sessions.update(sessionId, { rev, updatedAt: Date.now() });
+      // Only replies still streaming are rewritten, and sync does not push those until they are final.
+      await db.entries.put(unsynced(entryRow(next, sessionId, rev, stored.seq)));
+      await db.sessions.update(sessionId, { rev, updatedAt: Date.now(), syncDirty: 1 });
       return next;
     }),
   );
@@ -260,9 +268,10 @@ export async function importSnapshots(snapshots: SessionSnapshot[], opts: Import
   return guarded(() => {
     // Before the transaction opens: building rows and hashing is CPU work that no request waits on.
     const prepared = snapshots.map((s) => prepare(s, opts.fileName));
-    return db.transaction('rw', db.sessions, db.entries, db.meta, async (tx) => {
+    return db.transaction('rw', db.sessions, db.entries, db.meta, db.syncState, async (tx) => {
       const outcome: ImportOutcome = { imported: [], duplicates: [] };
       const rev = await nextRev(tx as Tx);
+      const hlc = await nextLocalHlc(db);
       // One lookup for the whole file: a ChatGPT export's 1,400 conversations all share its hash.
       const seen = new Map<string, string>();
       if (!opts.allowDuplicates) {
@@ -277,9 +286,9 @@ export async function importSnapshots(snapshots: SessionSnapshot[], opts: Import
           outcome.duplicates.push({ index, title: p.meta.title, existingId });
           continue;
         }
-        const row = sessionRow(p.meta, { id: newId(), entryCount: p.entries.length, rev });
+        const row: SessionRow = { ...sessionRow(p.meta, { id: newId(), entryCount: p.entries.length, rev }), hlc, syncDirty: 1 };
         await db.sessions.add(row);
-        await db.entries.bulkAdd(p.entries.map((e) => entryRow(e, row.id, rev)));
+        await db.entries.bulkAdd(p.entries.map((e) => unsynced(entryRow(e, row.id, rev))));
         outcome.imported.push(row);
         if (key !== undefined) seen.set(key, row.id);
       }

@@ -18,6 +18,7 @@ import type { SessionEnv, SessionHandle } from './session';
 import { forkHere, repairInterrupted, setLabel } from './sessionTools';
 import { regenerateSummary, saveEdit, setUndone } from './summaryRevisions';
 import { syncTokens } from './summaryPipeline';
+import { SyncFlows } from './sync';
 import { TokenSync } from './tokenSync';
 
 /**
@@ -97,8 +98,12 @@ export class AppFlows {
   readonly imports = new ImportTracker();
   readonly batch = new BatchImportTracker();
   private readonly open = new Map<string, SessionFlows>();
+  /** Sync with other devices; null where the ports have none. */
+  readonly sync: SyncFlows | null;
 
-  constructor(readonly ports: FlowPorts) {}
+  constructor(readonly ports: FlowPorts) {
+    this.sync = ports.sync ? new SyncFlows(ports.sync, ports.notify) : null;
+  }
 
   /** The flows of one session; the same object for the life of the page, so its live tree is loaded once. */
   session(id: string): SessionFlows {

@@ -7,6 +7,7 @@ import type { AppSettings } from '@/lib/settings/appSettings';
 import type { Calibration } from '@/lib/tokens/calibration';
 import type { TokensService } from '@/lib/sessionTokens/service';
 import type { EntryId, NewEntry, SessionEntry, SessionMeta, SessionSnapshot, StoredSession, TokenCache } from '@/lib/session/types';
+import type { SyncService } from '@/lib/sync/service';
 
 /**
  * What the flows need from the world, as interfaces. The browser wires IndexedDB
@@ -110,6 +111,8 @@ export interface FlowPorts {
   notify: Notifier;
   saveFile: SaveFile;
   quota: StorageQuota;
+  /** Sync with other devices (the sync worker); absent where there is none (unit tests of other flows). */
+  sync?: SyncService;
   /** Timers, so tests can drive time. */
   now?: () => number;
 }

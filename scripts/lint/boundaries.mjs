@@ -17,6 +17,11 @@
 const REACT = ['react', 'react-dom', 'zustand', '@tanstack/react-query', '@tanstack/react-virtual', 'react-markdown', 'sonner'];
 const NEXT = ['next'];
 const DEXIE = ['dexie', 'dexie-react-hooks'];
+/** The sync server's database clients: PGlite and node-postgres. */
+const SERVER_DB = ['@electric-sql/pglite', 'pg'];
+const SERVER_DB_MESSAGE = 'Only lib/syncServer talks to the sync database (PGlite or Postgres).';
+/** The sync server's code runs in route handlers; nothing on the browser side may pull it (or its database) in. */
+const SYNC_SERVER = { './lib/syncServer': 'lib/syncServer is the sync server: only app/api routes (and its own tests) import it.' };
 
 /** The packages in `names`, each with everything under it, refused with `message`. */
 const packages = (names, message) => names.map((name) => ({ group: [name, `${name}/*`], message }));
@@ -60,11 +65,26 @@ export const boundaryConfigs = [
         packages(NEXT, 'lib/ does not know it runs in Next.js.'),
         packages(DEXIE, 'Only lib/db touches IndexedDB: inject the store port instead.'),
         packages(['comlink'], 'Workers are reached through ports, not imported by lib/.'),
+        packages(SERVER_DB, SERVER_DB_MESSAGE),
       ),
       'no-restricted-globals': ['error', ...BROWSER_GLOBALS],
       'import/no-restricted-paths': restrictPaths(
         forbid('./lib', { './lib/db': 'lib/ may not import lib/db: depend on the SessionStore port (lib/flows/ports.ts).' }),
         forbid('./lib', LIB_OUTSIDE),
+        // The sync client (the engine, the flows) runs in the browser: the server's code stays out of its bundle.
+        forbid(['./lib/sync', './lib/flows'], SYNC_SERVER),
+      ),
+    },
+  },
+  {
+    // The sync server: pure like the rest of lib/, plus its database clients.
+    files: ['lib/syncServer/**/*.ts'],
+    rules: {
+      'no-restricted-imports': restrictPackages(
+        packages(REACT, 'lib/ is pure TypeScript: React and UI libraries belong in components/.'),
+        packages(NEXT, 'lib/ does not know it runs in Next.js.'),
+        packages(DEXIE, 'The sync server has no IndexedDB.'),
+        packages(['comlink'], 'Workers are reached through ports, not imported by lib/.'),
       ),
     },
   },
@@ -81,6 +101,7 @@ export const boundaryConfigs = [
       'no-restricted-imports': restrictPackages(
         packages(REACT, 'lib/db serves every layer: no React or UI libraries.'),
         packages(NEXT, 'lib/db does not know it runs in Next.js.'),
+        packages(SERVER_DB, SERVER_DB_MESSAGE),
       ),
       'import/no-restricted-paths': restrictPaths(
         forbid('./lib/db', {
@@ -88,6 +109,7 @@ export const boundaryConfigs = [
           './workers': 'lib/db may not import workers/.',
           './components': 'lib/db may not import components/.',
           './app': 'lib/db may not import app/.',
+          ...SYNC_SERVER,
         }),
       ),
     },
@@ -100,9 +122,10 @@ export const boundaryConfigs = [
         packages(REACT, 'lib/browser adapts browser APIs for the flows: no React or UI libraries.'),
         packages(NEXT, 'lib/browser does not know it runs in Next.js.'),
         packages(DEXIE, 'Only lib/db touches IndexedDB: call its functions.'),
+        packages(SERVER_DB, SERVER_DB_MESSAGE),
       ),
       'import/no-restricted-paths': restrictPaths(
-        forbid('./lib/browser', { './components': 'lib/browser may not import components/.', './app': 'lib/browser may not import app/.' }),
+        forbid('./lib/browser', { './components': 'lib/browser may not import components/.', './app': 'lib/browser may not import app/.', ...SYNC_SERVER }),
       ),
     },
   },
@@ -114,12 +137,14 @@ export const boundaryConfigs = [
         packages(REACT, 'A worker has no UI.'),
         packages(NEXT, 'A worker does not know it runs in Next.js.'),
         packages(DEXIE, 'Only lib/db touches IndexedDB: call its functions.'),
+        packages(SERVER_DB, SERVER_DB_MESSAGE),
       ),
       'import/no-restricted-paths': restrictPaths(
         forbid('./workers', {
           './components': 'workers/ may not import components/.',
           './app': 'workers/ may not import app/.',
           './lib/browser': 'workers/ may not import lib/browser: adapters wire workers in, not out.',
+          ...SYNC_SERVER,
         }),
       ),
     },
@@ -129,9 +154,13 @@ export const boundaryConfigs = [
     files: ['components/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}'],
     ignores: ['app/api/**'],
     rules: {
-      'no-restricted-imports': restrictPackages(packages(DEXIE, 'Components reach IndexedDB only through lib/db (its watch… observers and the flows).')),
+      'no-restricted-imports': restrictPackages(
+        packages(DEXIE, 'Components reach IndexedDB only through lib/db (its watch… observers and the flows).'),
+        packages(SERVER_DB, SERVER_DB_MESSAGE),
+      ),
       'import/no-restricted-paths': restrictPaths(
         forbid(['./components', './app'], {
+          ...SYNC_SERVER,
           './workers': 'Components reach the workers through the flows (lib/flows), not directly.',
           './lib/tokens/exact.ts': 'The tokenizer tables load in the token worker only.',
           './lib/sessionTokens': 'The token service runs in the token worker only.',
@@ -144,7 +173,11 @@ export const boundaryConfigs = [
     // The server: thin handlers over lib/, never the browser side.
     files: ['app/api/**/*.ts'],
     rules: {
-      'no-restricted-imports': restrictPackages(packages(REACT, 'Route handlers render nothing.'), packages(DEXIE, 'The server has no IndexedDB.')),
+      'no-restricted-imports': restrictPackages(
+        packages(REACT, 'Route handlers render nothing.'),
+        packages(DEXIE, 'The server has no IndexedDB.'),
+        packages(SERVER_DB, 'Route handlers reach the sync database through lib/syncServer.'),
+      ),
       'import/no-restricted-paths': restrictPaths(
         forbid('./app/api', {
           './components': 'Route handlers depend on lib/ only.',

@@ -1,0 +1,38 @@
+import { newId } from '@/lib/session/ids';
+import { formatHlc, receive, tick, type Hlc } from '@/lib/sync/hlc';
+import type { AppDB } from './db';
+import type { StoredEntry } from './schema';
+
+/**
+ * What every local write records for sync, whether or not this browser is in
+ * a sync space (joining later pushes everything, see sync.ts): the entry is
+ * marked unsynced, the session marked dirty, and a metadata change gets a
+ * hybrid logical clock from this database's clock. Must run inside the
+ * write's transaction, with `syncState` in its scope.
+ */
+const CLOCK = 'clock';
+
+async function readClock(db: AppDB): Promise<Hlc | null> {
+  return ((await db.syncState.get(CLOCK))?.value as Hlc | undefined) ?? null;
+}
+
+/** This database's node id for clocks: random, made once. */
+export async function clockNode(db: AppDB): Promise<string> {
+  return (await readClock(db))?.node ?? newId(16);
+}
+
+/** The clock of a local metadata change. */
+export async function nextLocalHlc(db: AppDB, now = Date.now()): Promise<string> {
+  const last = await readClock(db);
+  const next = tick(last, now, last?.node ?? newId(16));
+  await db.syncState.put({ key: CLOCK, value: next });
+  return formatHlc(next);
+}
+
+/** Moves this database's clock past a remote one, so the next local change is later than it. */
+export async function observeRemoteHlc(db: AppDB, remote: Hlc, now = Date.now()): Promise<void> {
+  const last = await readClock(db);
+  await db.syncState.put({ key: CLOCK, value: receive(last, remote, now, last?.node ?? newId(16)) });
+}
+
+export const unsynced = (row: StoredEntry): StoredEntry => ({ ...row, unsynced: 1 });

@@ -1,0 +1,86 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createSyncHandlers, type SyncServer } from './http';
+import { createLiveHub } from './hub';
+import { openPglite } from './pglite';
+import { openPostgres } from './postgres';
+import { migrate } from './schema';
+import type { SqlClient } from './sql';
+import { createSyncStore } from './store';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Where the sync server keeps its data: the Postgres at DATABASE_URL, or else
+ * an embedded PGlite database under LONGCTX_DATA_DIR (default `.data`, next to
+ * where the server was started), in `pglite/`.
+ */
+export function describeStorage(env: Env): { kind: 'postgres'; url: string } | { kind: 'pglite'; dir: string } {
+  const url = env.DATABASE_URL?.trim();
+  if (url) return { kind: 'postgres', url };
+  return { kind: 'pglite', dir: join(resolve(env.LONGCTX_DATA_DIR?.trim() || '.data'), 'pglite') };
+}
+
+export async function openSyncServer(env: Env): Promise<SyncServer> {
+  const where = describeStorage(env);
+  let db: SqlClient;
+  if (where.kind === 'postgres') db = await openPostgres(where.url);
+  else {
+    claimDataDir(where.dir);
+    db = await openPglite(where.dir);
+  }
+  await migrate(db);
+  return { store: createSyncStore(db), hub: createLiveHub(db) };
+}
+
+/**
+ * PGlite is one process's database: two processes writing one data directory
+ * would corrupt it. A pid file claims the directory; a second server is told
+ * to use DATABASE_URL instead.
+ */
+function claimDataDir(dir: string) {
+  mkdirSync(dir, { recursive: true });
+  const lock = join(dir, 'longctx-server.pid');
+  if (existsSync(lock)) {
+    const pid = Number(readFileSync(lock, 'utf8'));
+    if (pid && pid !== process.pid && alive(pid)) {
+      throw new Error(`the embedded database in ${dir} is in use by another app server (pid ${pid}). Run several app servers on one Postgres with DATABASE_URL.`);
+    }
+  }
+  writeFileSync(lock, String(process.pid), { flag: 'w' });
+  process.once('exit', () => {
+    try {
+      if (readFileSync(lock, 'utf8') === String(process.pid)) rmSync(lock);
+    } catch {
+      /* already gone */
+    }
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+// One server per process, kept on globalThis so that Next's module copies (and dev reloads) share it.
+const KEY = Symbol.for('longctx.syncServer');
+type Holder = { [KEY]?: Promise<SyncServer> };
+
+/** The process's sync server, opened on first use; a failed open is retried on the next request. */
+export function processSyncServer(env: Env): Promise<SyncServer> {
+  const g = globalThis as Holder;
+  g[KEY] ??= openSyncServer(env).catch((err: unknown) => {
+    delete g[KEY];
+    throw err;
+  });
+  return g[KEY];
+}
+
+/** The handlers the route files call, over the process's server. */
+export function syncHandlers(env: Env) {
+  return createSyncHandlers(() => processSyncServer(env));
+}

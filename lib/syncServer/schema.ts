@@ -1,0 +1,61 @@
+import type { SqlClient } from './sql';
+
+/**
+ * The sync server's schema, one list of migrations for PGlite and Postgres
+ * alike. A migration is never edited once shipped; a change appends one.
+ * They run under a transaction-scoped advisory lock, so app servers starting
+ * together against one database migrate it once.
+ */
+const MIGRATIONS: string[] = [
+  `
+  CREATE TABLE sync_spaces (
+    space_id      text PRIMARY KEY,
+    -- SHA-256 of the auth key derived from the sync code; the code itself never reaches the server.
+    auth_verifier text NOT NULL,
+    -- The next sequence number to hand out. Pushes lock this row (SELECT … FOR UPDATE) for their
+    -- whole transaction, so a space's pushes commit one after another, in sequence order.
+    next_seq      bigint NOT NULL DEFAULT 1,
+    created_at    timestamptz NOT NULL DEFAULT now()
+  );
+  CREATE TABLE sync_devices (
+    device_id      text PRIMARY KEY,
+    space_id       text NOT NULL REFERENCES sync_spaces(space_id) ON DELETE CASCADE,
+    token_verifier text NOT NULL,
+    name           bytea NOT NULL,
+    created_at     timestamptz NOT NULL DEFAULT now(),
+    last_seen_at   timestamptz,
+    revoked_at     timestamptz
+  );
+  CREATE INDEX sync_devices_space ON sync_devices (space_id);
+  -- One row per entry (immutable, inserted once) and one per session (its newest metadata,
+  -- replaced when a push carries a later HLC, and given a new seq then so readers see it again).
+  CREATE TABLE sync_records (
+    space_id    text NOT NULL REFERENCES sync_spaces(space_id) ON DELETE CASCADE,
+    seq         bigint NOT NULL,
+    kind        text NOT NULL CHECK (kind IN ('entry', 'session')),
+    record_key  text NOT NULL,
+    session_key text NOT NULL,
+    hlc         text COLLATE "C",
+    body        bytea NOT NULL,
+    device_id   text NOT NULL,
+    PRIMARY KEY (space_id, seq),
+    UNIQUE (space_id, kind, record_key)
+  );
+  CREATE INDEX sync_records_session ON sync_records (space_id, session_key, seq);
+  `,
+];
+
+export async function migrate(db: SqlClient): Promise<void> {
+  await db.transaction(async (tx) => {
+    // Any constant: it only has to be the same in every app server.
+    await tx.query('SELECT pg_advisory_xact_lock(7316021)');
+    await tx.query('CREATE TABLE IF NOT EXISTS sync_schema (version integer NOT NULL)');
+    const rows = await tx.query<{ version: number }>('SELECT version FROM sync_schema');
+    let version = rows[0]?.version ?? 0;
+    if (rows.length === 0) await tx.query('INSERT INTO sync_schema (version) VALUES (0)');
+    for (; version < MIGRATIONS.length; version++) {
+      for (const statement of MIGRATIONS[version]!.split(/;\s*$/m).map((s) => s.trim()).filter(Boolean)) await tx.query(statement);
+      await tx.query('UPDATE sync_schema SET version = $1', [version + 1]);
+    }
+  });
+}
