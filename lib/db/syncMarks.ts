@@ -16,11 +16,6 @@ async function readClock(db: AppDB): Promise<Hlc | null> {
   return ((await db.syncState.get(CLOCK))?.value as Hlc | undefined) ?? null;
 }
 
-/** This database's node id for clocks: random, made once. */
-export async function clockNode(db: AppDB): Promise<string> {
-  return (await readClock(db))?.node ?? newId(16);
-}
-
 /** The clock of a local metadata change. */
 export async function nextLocalHlc(db: AppDB, now = Date.now()): Promise<string> {
   const last = await readClock(db);

@@ -7,8 +7,6 @@ import { z } from 'zod';
  * session records, and ciphertext: never a session's content, title or ids.
  */
 
-export const PROTOCOL_VERSION = 1;
-
 /** Opaque ids (HMAC-SHA-256 truncated to 128 bits, base64url) and space ids (HKDF, 128 bits). */
 const opaqueId = z.string().regex(/^[A-Za-z0-9_-]{22}$/, 'an opaque id is 22 base64url characters');
 /** Device ids are 128 random bits, base64url. */
@@ -43,7 +41,6 @@ export const pushRecord = z
 export type PushRecord = z.infer<typeof pushRecord>;
 
 export const pushRequest = z.object({ records: z.array(pushRecord).min(1).max(MAX_PUSH_RECORDS) });
-export type PushRequest = z.infer<typeof pushRequest>;
 
 export const pushResponse = z.object({
   /** Records that changed the server's state (new entries, winning session records). */
@@ -100,8 +97,6 @@ export const devicesResponse = z.object({ devices: z.array(deviceInfo) });
 
 /** POST /api/sync/revoke: removes a device (itself, to leave) from the space. */
 export const revokeRequest = z.object({ deviceId });
-
-export const errorBody = z.object({ error: z.string(), code: z.string().optional() });
 
 /**
  * Error codes the client acts on: `unknown_space` (wrong sync code),
