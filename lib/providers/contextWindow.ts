@@ -1,5 +1,5 @@
 import { FALLBACK_CONTEXT_WINDOW, lookupCatalog } from './catalog';
-import type { ModelRef } from './modelId';
+import { formatModelId, type ModelRef } from './modelId';
 
 export type ContextWindowSource = 'provider' | 'catalog' | 'override' | 'fallback';
 
@@ -23,7 +23,8 @@ export function resolveContextWindow(
   const withMax = (info: Omit<ContextWindowInfo, 'maxOutputTokens'>): ContextWindowInfo =>
     maxOutputTokens !== undefined ? { ...info, maxOutputTokens: Math.min(maxOutputTokens, info.contextWindow) } : info;
 
-  const override = overrides.get(`${ref.provider}:${ref.model}`);
+  // Keyed by the full id: the operator's overrides never reach a server the user entered in the browser.
+  const override = overrides.get(formatModelId(ref));
   if (override) return withMax({ contextWindow: override, contextWindowSource: 'override' });
   if (reported?.contextWindow && reported.contextWindow > 0) {
     return withMax({ contextWindow: reported.contextWindow, contextWindowSource: reported.source ?? 'provider' });
