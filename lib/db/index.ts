@@ -4,6 +4,6 @@
  * data changes in any tab.
  */
 export type { SessionRow } from './schema';
-export { loadClientCredentials } from './credentials';
-export { browserSessionStore, openDatabase, watchAppSettings, watchSessionList, watchSessionRow } from './store';
+export { browserCredentials } from './providers';
+export { browserSessionStore, openDatabase, watchAppSettings, watchBrowserProviders, watchSessionList, watchSessionRow } from './store';
 export type { Unsubscribe } from './watch';

@@ -1,7 +1,8 @@
 import { FALLBACK_CONTEXT_WINDOW, lookupCatalog } from './catalog';
 import { formatModelId, type ModelRef } from './modelId';
 
-export type ContextWindowSource = 'provider' | 'catalog' | 'override' | 'fallback';
+/** Where a window came from: the provider, the catalog, the operator's MODEL_CONTEXT_WINDOWS, the safe fallback, or the user's own setting in this browser. */
+export type ContextWindowSource = 'provider' | 'catalog' | 'override' | 'fallback' | 'user';
 
 export interface ContextWindowInfo {
   contextWindow: number;
