@@ -152,6 +152,20 @@ test.describe('session settings', () => {
     await other.close();
   });
 
+  test('default instructions from Settings go with sessions that set none of their own', async ({ page }) => {
+    await openApp(page);
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
+    const settings = page.getByRole('dialog', { name: 'Settings' });
+    await settings.getByRole('group', { name: 'Chat defaults' }).getByRole('textbox', { name: 'Instructions (system prompt)' }).fill('Always answer in haiku.');
+    await settings.getByRole('button', { name: 'Save settings' }).click();
+    await expect(settings).toBeHidden();
+    await newSession(page);
+    await expect(page.getByRole('button', { name: 'Session options' })).toContainText('instructions');
+    await chatTurn(page, 'Describe the sea');
+    const body = (await mock.chatRequests()).at(-1)!.body as { messages: { role: string; content: unknown }[] };
+    expect(body.messages[0]).toEqual({ role: 'system', content: 'Always answer in haiku.' });
+  });
+
   test('a context window set for the model is what the meter measures against', async ({ page }) => {
     await openApp(page);
     await newSession(page);

@@ -193,11 +193,15 @@ export function defaultSummary(body: ChatBody): string {
   ].join('\n');
 }
 
-/** Without a script, a title is the user's three most telling words, capitalised: predictable, and plainly not the prompt itself. */
+/**
+ * Without a script, a title request is answered with the first line of the
+ * user's prompt it quotes: the title a session has before the model names it,
+ * so tests that find a session by its first words keep finding it.
+ */
 export function defaultTitle(body: ChatBody): string {
-  const user = (body.messages ?? []).filter((m) => m.role === 'user').map((m) => contentText(m.content)).join('\n');
-  const picked = keywords(user.replace(/<\/?[a-z]+>/g, ' '), 3);
-  return picked.length ? picked.map((w) => w[0]!.toUpperCase() + w.slice(1)).join(' ') : 'Untitled exchange';
+  const text = lastUserText(body);
+  const quoted = /<user>\s*([^]*?)\s*<\/user>/.exec(text)?.[1] ?? text;
+  return quoted.split('\n').map((l) => l.trim()).find(Boolean) ?? 'Untitled exchange';
 }
 
 function words(text: string): string[] {
