@@ -2,11 +2,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startMockLlm, type MockLlm, type RecordedRequest } from '@/e2e/mock-llm/server';
 import type { ContextItem } from '@/lib/session/context';
 import type { EnvLike } from '@/lib/providers/env';
-import type { ModelsResponse } from '@/lib/providers/listing';
+import type { ModelsResponse, ProviderListingResponse } from '@/lib/providers/listing';
 import { readChatStream, type ChatStreamResult } from '@/lib/providers/uiStream';
 import { setServerDepsForTesting } from './_lib/serverDeps';
 import { POST as chatPOST } from './chat/route';
-import { GET as modelsGET } from './models/route';
+import { GET as modelsGET, POST as modelsPOST } from './models/route';
 import { POST as summarizePOST } from './summarize/route';
 
 /**
@@ -490,7 +490,7 @@ describe('GET /api/models', () => {
       { id: 'compat:mock-small', provider: 'compat', name: 'mock-small', contextWindow: 8192, contextWindowSource: 'provider' },
       { id: 'compat:mock-summarizer', provider: 'compat', name: 'mock-summarizer', contextWindow: 4096, contextWindowSource: 'provider' },
     ]);
-    expect(body.providers.find((p) => p.id === 'compat')).toEqual({ id: 'compat', label: 'Mock LLM', configured: true, reachable: true });
+    expect(body.providers.find((p) => p.id === 'compat')).toEqual({ id: 'compat', label: 'Mock LLM', configured: true, reachable: true, state: 'connected' });
     expect(body.providers.filter((p) => p.configured).map((p) => p.id)).toEqual(['compat']);
     expect(body).toMatchObject({ defaultModel: 'compat:mock-small', summarizerModel: 'compat:mock-summarizer' });
   });
@@ -542,8 +542,8 @@ describe('GET /api/models', () => {
         return Response.json({ data: [{ type: 'model', id: 'claude-sonnet-4-5-20250929', display_name: 'Claude Sonnet 4.5', created_at: '2025-09-29T00:00:00Z' }], has_more: false });
       }
       if (url.hostname === 'generativelanguage.googleapis.com') {
-        // A real Gemini 401 body quotes nothing secret; ours echoes the key to prove it gets scrubbed.
-        return Response.json({ error: { code: 400, message: `API key not valid: ${keys.GOOGLE_GENERATIVE_AI_API_KEY}. Please pass a valid API key.`, status: 'INVALID_ARGUMENT' } }, { status: 400 });
+        // Real Gemini errors quote nothing secret; this one echoes the key to prove it gets scrubbed.
+        return Response.json({ error: { code: 400, message: `Request contains an invalid argument (key ${keys.GOOGLE_GENERATIVE_AI_API_KEY}).`, status: 'INVALID_ARGUMENT' } }, { status: 400 });
       }
       return fetch(input, init);
     }) as typeof fetch;
@@ -564,11 +564,24 @@ describe('GET /api/models', () => {
       maxOutputTokens: 64000,
     });
     const google = body.providers.find((p) => p.id === 'google')!;
-    expect(google).toMatchObject({ configured: true, reachable: false });
+    expect(google).toMatchObject({ configured: true, reachable: false, state: 'unreachable' });
     expect(google.error).toContain('[redacted]');
     // Listing failed but a key is set: the catalog's models are offered.
     expect(body.models.filter((m) => m.provider === 'google').map((m) => m.contextWindowSource)).toEqual(['catalog', 'catalog', 'catalog']);
     expect(seenHeaders.some((h) => h['x-api-key'] === keys.ANTHROPIC_API_KEY && h['anthropic-version'])).toBe(true);
+  });
+
+  it('a key the provider rejects: "key_rejected", and none of its models offered', async () => {
+    const fakeFetch = (async () =>
+      // Gemini's answer to a bad key (continuedev/continue#8516): a 400, not a 401.
+      Response.json(
+        { error: { code: 400, message: 'API key not valid. Please pass a valid API key.', status: 'INVALID_ARGUMENT', details: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com' }] } },
+        { status: 400 },
+      )) as typeof fetch;
+    useEnv({ GOOGLE_GENERATIVE_AI_API_KEY: 'AIzaWRONGKEY1234567890abcdefgh', OLLAMA_BASE_URL: 'off' }, fakeFetch);
+    const body = (await (await modelsGET(new Request(`${APP}/api/models?refresh=1`))).json()) as ModelsResponse;
+    expect(body.providers.find((p) => p.id === 'google')).toMatchObject({ configured: true, reachable: false, state: 'key_rejected', error: expect.stringMatching(/^Google Gemini rejected the API key \(HTTP 400\)/) });
+    expect(body.models).toEqual([]);
   });
 
   it('caches for a while; ?refresh=1 bypasses the cache', async () => {
@@ -579,5 +592,126 @@ describe('GET /api/models', () => {
     expect(mock.requests.length).toBe(before);
     await modelsGET(new Request(`${APP}/api/models?refresh=1`));
     expect(mock.requests.length).toBe(before + 1);
+  });
+});
+
+describe('providers entered in the browser', () => {
+  /** A port nothing listens on: taken, then released. */
+  async function closedPort(): Promise<number> {
+    const { createServer } = await import('node:net');
+    const s = createServer();
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+    const port = (s.address() as { port: number }).port;
+    await new Promise<void>((r) => s.close(() => r()));
+    return port;
+  }
+
+  async function listProvider(body: Record<string, unknown>): Promise<ProviderListingResponse> {
+    const res = await modelsPOST(post('/api/models', body));
+    expect(res.status).toBe(200);
+    return (await res.json()) as ProviderListingResponse;
+  }
+
+  it('an OpenAI-compatible server typed into the browser lists its models through this server, named by its instance', async () => {
+    // A new user's server: nothing configured in its environment.
+    useEnv({ OLLAMA_BASE_URL: 'off' });
+    const out = await listProvider({ provider: 'compat', instance: 'k3x9', label: 'My mock', baseUrl: mock.baseUrl });
+    expect(out.provider).toEqual({ id: 'compat', instance: 'k3x9', label: 'My mock', configured: true, reachable: true, state: 'connected' });
+    expect(out.models).toEqual([
+      { id: 'compat@k3x9:mock-large', provider: 'compat', instance: 'k3x9', name: 'mock-large', contextWindow: 128000, contextWindowSource: 'provider' },
+      { id: 'compat@k3x9:mock-small', provider: 'compat', instance: 'k3x9', name: 'mock-small', contextWindow: 8192, contextWindowSource: 'provider' },
+      { id: 'compat@k3x9:mock-summarizer', provider: 'compat', instance: 'k3x9', name: 'mock-summarizer', contextWindow: 4096, contextWindowSource: 'provider' },
+    ]);
+    expect(mock.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /v1/models']);
+    // The server's own list is unchanged: the browser's provider is not the server's.
+    const server = (await (await modelsGET(new Request(`${APP}/api/models?refresh=1`))).json()) as ModelsResponse;
+    expect(server.models).toEqual([]);
+  });
+
+  it('chat and summarize use the browser-entered provider with its own settings, and only with them', async () => {
+    useEnv({ OLLAMA_BASE_URL: 'off' });
+    const client = { instance: 'k3x9', label: 'My mock', baseUrl: mock.baseUrl };
+    const out = await stream(await chatPOST(post('/api/chat', { model: 'compat@k3x9:mock-small', context: [userItem('hello from the browser')], temperature: 0.3, maxOutputTokens: 200, client })));
+    expect(out.text).toBe('Echo: hello from the browser');
+    expect(out.metadata).toMatchObject({ model: 'compat@k3x9:mock-small', provider: 'My mock', finishReason: 'stop' });
+    // The model part goes to the server as it is; the request's settings with it.
+    expect(sentBody()).toMatchObject({ model: 'mock-small', temperature: 0.3, max_tokens: 200 });
+
+    const summary = await stream(await summarizePOST(post('/api/summarize', { summarizerModel: 'compat@k3x9:mock-summarizer', system: 'Summarize the conversation.', prompt: 'We talked about gardening tomatoes.', client })));
+    expect(summary.text).toMatch(/^## Goal/);
+    expect(sentBody().model).toBe('mock-summarizer');
+
+    // Without its settings, or with another instance's, the model is not usable: nothing is sent.
+    const before = mock.requests.length;
+    for (const other of [undefined, { ...client, instance: 'zz9' }]) {
+      const missing = await stream(await chatPOST(post('/api/chat', { model: 'compat@k3x9:mock-small', context: [userItem('hi')], ...(other ? { client: other } : {}) })));
+      expect(missing.error).toMatchObject({ kind: 'invalid_request', message: expect.stringMatching(/entered in a browser/) });
+    }
+    expect(mock.requests.length).toBe(before);
+  });
+
+  it('a key the provider rejects is "key_rejected", the key appearing nowhere in the answer or the log', async () => {
+    const key = 'sk-right-key-0123456789';
+    const guarded = await startMockLlm({ apiKey: key, chunkDelayMs: 1 });
+    try {
+      useEnv({ OLLAMA_BASE_URL: 'off' });
+      const wrongKey = 'sk-wrong-key-9876543210';
+      const res = await modelsPOST(post('/api/models', { provider: 'compat', instance: 'g1', label: 'Guarded', baseUrl: guarded.baseUrl, apiKey: wrongKey }));
+      const text = await res.text();
+      expect(text).not.toContain(wrongKey);
+      const wrong = JSON.parse(text) as ProviderListingResponse;
+      expect(wrong.provider).toMatchObject({ state: 'key_rejected', configured: true, reachable: false, error: expect.stringMatching(/^Guarded rejected the API key \(HTTP 401\)/) });
+      // No models to offer: none of them would answer.
+      expect(wrong.models).toEqual([]);
+      expect(logs.join('\n')).not.toContain(wrongKey);
+      expect(logs).toContain('[api/models] compat@g1: key_rejected');
+
+      const right = await listProvider({ provider: 'compat', instance: 'g1', label: 'Guarded', baseUrl: guarded.baseUrl, apiKey: key });
+      expect(right.provider.state).toBe('connected');
+      expect(right.models).toHaveLength(3);
+      expect(guarded.requests.at(-1)!.authorized).toBe(true);
+    } finally {
+      await guarded.close();
+    }
+  });
+
+  it('a server that does not answer is "unreachable", with the reason', async () => {
+    useEnv({ OLLAMA_BASE_URL: 'off' });
+    const port = await closedPort();
+    const out = await listProvider({ provider: 'compat', instance: 'u1', label: 'Gone', baseUrl: `http://127.0.0.1:${port}/v1` });
+    expect(out.provider).toMatchObject({ state: 'unreachable', configured: true, reachable: false, error: expect.stringMatching(/^Could not reach Gone\..*ECONNREFUSED/) });
+    expect(out.models).toEqual([]);
+    const ollama = await listProvider({ provider: 'ollama', instance: 'o1', label: 'Ollama', baseUrl: `http://127.0.0.1:${port}` });
+    expect(ollama.provider.state).toBe('unreachable');
+  });
+
+  it('what is not configured says what is missing; a base URL outside the policy says which policy', async () => {
+    useEnv({ OLLAMA_BASE_URL: 'off' });
+    expect((await listProvider({ provider: 'openai', instance: 'n1', label: 'OpenAI' })).provider).toMatchObject({
+      state: 'not_configured',
+      configured: false,
+      error: 'No OpenAI API key for OpenAI: enter one in Settings → Providers.',
+    });
+    expect((await listProvider({ provider: 'compat', instance: 'n2', label: 'Box' })).provider).toMatchObject({ state: 'not_configured', error: 'Box has no base URL: enter its address in Settings → Providers.' });
+
+    const lan = await listProvider({ provider: 'compat', instance: 'r1', label: 'LAN box', baseUrl: 'http://192.168.1.20:8000/v1' });
+    expect(lan.provider).toMatchObject({ state: 'refused', error: expect.stringMatching(/only loopback hosts .* 192\.168\.1\.20 is not one \(see ALLOW_CLIENT_BASE_URLS\)/) });
+    useEnv({ OLLAMA_BASE_URL: 'off', ALLOW_CLIENT_BASE_URLS: 'none' });
+    const none = await listProvider({ provider: 'compat', instance: 'r2', label: 'Local', baseUrl: mock.baseUrl });
+    expect(none.provider).toMatchObject({ state: 'refused', error: expect.stringMatching(/ALLOW_CLIENT_BASE_URLS=none/) });
+    expect(mock.requests).toHaveLength(0);
+  });
+
+  it('the listing route is guarded like the others and validates its body', async () => {
+    useEnv({ OLLAMA_BASE_URL: 'off' });
+    const crossSite = await modelsPOST(post('/api/models', { provider: 'compat', instance: 'x1', label: 'X', baseUrl: mock.baseUrl }, { headers: { 'content-type': 'application/json', origin: 'https://evil.example' } }));
+    expect(crossSite.status).toBe(403);
+    const plain = await modelsPOST(post('/api/models', JSON.stringify({ provider: 'compat', instance: 'x1', label: 'X' }), { headers: { 'content-type': 'text/plain' } }));
+    expect(plain.status).toBe(415);
+    const badId = await modelsPOST(post('/api/models', { provider: 'compat', instance: 'Not/An:Id', label: 'X' }));
+    expect(badId.status).toBe(400);
+    const unknown = await modelsPOST(post('/api/models', { provider: 'compat', instance: 'x1', label: 'X', extra: 1 }));
+    expect(unknown.status).toBe(400);
+    expect(mock.requests).toHaveLength(0);
   });
 });

@@ -4,6 +4,7 @@ import '@/components/common/common.css';
 import { useEffect, useState } from 'react';
 import { openDatabase, watchSessionRow, type SessionRow } from '@/lib/db';
 import { errorMessage } from '@/lib/errors';
+import { ProvidersDialog } from '@/components/settings/ProvidersSettings';
 import { SettingsDialog } from '@/components/settings/SettingsDialog';
 import { SessionSidebar } from '@/components/sessions/SessionSidebar';
 import { ImportControls } from '@/components/importexport/ImportControls';
@@ -90,6 +91,8 @@ export function AppShell() {
         <NoModelNotice />
         {sessionId ? <SessionView key={sessionId} sessionId={sessionId} /> : <Welcome />}
       </div>
+      {/* Outside the sidebar: it opens from the main area too (the "no model" notice), whatever the layout hides. */}
+      <ProvidersDialog />
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { chooseSummarizer, resolveModel } from '@/lib/flows/models';
 import type { SessionEnv } from '@/lib/flows/session';
 import { countingModel } from '@/lib/flows/summaryPipeline';
 import { effectiveCompactionSettings } from '@/lib/settings/appSettings';
+import { effectiveChatSettings } from '@/lib/settings/chatSettings';
 import type { EntryId } from '@/lib/session/types';
 import { useFlows } from '@/components/state/FlowsProvider';
 import { useAppSettings, useRun } from '@/components/state/hooks';
@@ -25,6 +26,7 @@ import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { PANELS } from './panels';
 import { RunStatus } from './RunStatus';
+import { SessionSettings } from './SessionSettings';
 
 export function SessionView({ sessionId }: { sessionId: string }) {
   const session = useFlows().session(sessionId);
@@ -48,11 +50,12 @@ export function SessionView({ sessionId }: { sessionId: string }) {
 
   const chatModel = resolveModel(models, context.model ?? state.row?.model);
   const summarizer = useMemo(() => chooseSummarizer(models, appSettings.summarizerModel, chatModel), [models, appSettings.summarizerModel, chatModel]);
+  const chat = effectiveChatSettings(appSettings.chat, state.row);
   const env: SessionEnv = {
     chatModel,
     summarizer,
     settings: effectiveCompactionSettings(appSettings.compaction, state.row),
-    systemPrompt: state.row?.systemPrompt,
+    ...chat,
     title: state.row?.title,
   };
   // The flows read the environment when they run, so it is handed over on every render.
@@ -109,6 +112,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         <header className="topbar">
           <h1 title={state.row?.title}>{state.row?.title}</h1>
           <ModelPicker data={models} value={chatModel?.id} onChange={session.changeModel} />
+          <SessionSettings session={session} own={state.row ?? {}} effective={chat} defaults={appSettings.chat} model={chatModel} />
           <ContextMeter figure={figure} window={chatModel?.contextWindow} limit={autoCompactLimit(env)} />
           <button type="button" className="btn" disabled={busy || context.path.length === 0} onClick={() => setCompactOpen(true)}>
             Compact

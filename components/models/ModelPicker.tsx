@@ -3,6 +3,7 @@
 import './models.css';
 import { formatCountShort } from '@/lib/format/numbers';
 import type { ModelsResponse } from '@/lib/providers/listing';
+import { qualifierOf } from '@/lib/providers/modelId';
 
 export function ModelPicker({ data, value, onChange }: { data: ModelsResponse | undefined; value: string | undefined; onChange: (id: string) => void }) {
   const models = data?.models ?? [];
@@ -12,9 +13,10 @@ export function ModelPicker({ data, value, onChange }: { data: ModelsResponse | 
         <option value="">No model connected</option>
       </select>
     );
+  // One group per provider instance: the server's OpenAI and an OpenAI key entered in this browser are two groups.
   const byProvider = new Map<string, typeof models>();
-  for (const m of models) byProvider.set(m.provider, [...(byProvider.get(m.provider) ?? []), m]);
-  const label = (p: string) => data?.providers.find((x) => x.id === p)?.label ?? p;
+  for (const m of models) byProvider.set(qualifierOf(m), [...(byProvider.get(qualifierOf(m)) ?? []), m]);
+  const label = (q: string) => data?.providers.find((x) => qualifierOf({ provider: x.id, instance: x.instance }) === q)?.label ?? q;
   return (
     <select className="model-picker" aria-label="Model" value={value ?? ''} onChange={(e) => onChange(e.target.value)}>
       {[...byProvider].map(([provider, ms]) => (

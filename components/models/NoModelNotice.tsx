@@ -1,6 +1,7 @@
 'use client';
 
 import './models.css';
+import { useUi } from '@/components/state/uiStore';
 import { useModels } from './useModels';
 
 /**
@@ -9,17 +10,20 @@ import { useModels } from './useModels';
  */
 export function NoModelNotice() {
   const { data, isLoading, isError } = useModels();
+  const openProviders = useUi((s) => s.setProvidersOpen);
   if (isLoading) return null;
   if (!isError && data && data.models.length > 0) return null;
   return (
     <section className="banner" role="status" aria-label="No model connected">
       <h2>No model is connected</h2>
       <p>
-        You can still import, browse, branch, compact (with the built-in extractive summarizer), inspect the timeline and export. To chat, give the
-        server a provider and restart it: put <code>OPENAI_API_KEY</code>, <code>ANTHROPIC_API_KEY</code>, <code>GOOGLE_GENERATIVE_AI_API_KEY</code> or{' '}
-        <code>OPENAI_COMPATIBLE_BASE_URL</code> in <code>.env.local</code> (see <code>.env.example</code>), or run Ollama on{' '}
-        <code>127.0.0.1:11434</code>, which is found automatically.
+        You can still import, browse, branch, compact (with the built-in extractive summarizer), inspect the timeline and export. To chat, add a provider:
+        an OpenAI, Anthropic or Google key, an OpenAI-compatible server, or Ollama. An Ollama running on this machine at <code>127.0.0.1:11434</code> is
+        found automatically.
       </p>
+      <button type="button" className="btn primary" onClick={() => openProviders(true)}>
+        Connect a model
+      </button>
       {isError && <p className="muted small">The model list could not be loaded from the server.</p>}
     </section>
   );

@@ -4,14 +4,16 @@ import './settings.css';
 import { useEffect, useRef, useState } from 'react';
 import type { SessionRow } from '@/lib/db';
 import { errorMessage } from '@/lib/errors';
-import type { ClientCredentials } from '@/lib/providers/requests';
 import type { BranchLeaveDefault } from '@/lib/settings/appSettings';
+import { parseChatForm, toChatForm, type ChatForm } from '@/lib/settings/chatSettings';
 import { parseCompactionForm, toCompactionForm, type CompactionForm } from '@/lib/settings/compactionForm';
 import { DEFAULT_COMPACTION_SETTINGS } from '@/lib/session/types';
 import { useModels } from '@/components/models/useModels';
 import { useFlows } from '@/components/state/FlowsProvider';
 import { useAppSettings } from '@/components/state/hooks';
 import { SyncButton } from '@/components/sync/SyncButton';
+import { useUi } from '@/components/state/uiStore';
+import { ChatFields } from './ChatFields';
 import { StorageInfo } from './StorageInfo';
 
 type Draft = CompactionForm;
@@ -44,7 +46,7 @@ function CompactionFields({ draft, onChange, legend }: { draft: Draft; onChange:
   );
 }
 
-/** Global defaults, this session's overrides, the summarizer, typed provider credentials, and storage. */
+/** Global defaults, this session's overrides, the summarizer, the way to Providers, and storage. */
 export function SettingsDialog({ open, onClose, session }: { open: boolean; onClose: () => void; session: SessionRow | null }) {
   const ref = useRef<HTMLDialogElement>(null);
   const flows = useFlows();
@@ -54,8 +56,9 @@ export function SettingsDialog({ open, onClose, session }: { open: boolean; onCl
   const [local, setLocal] = useState<Draft | null>(null);
   const [summarizerModel, setSummarizerModel] = useState(settings.summarizerModel);
   const [branchDefault, setBranchDefault] = useState<BranchLeaveDefault>(settings.branchLeaveDefault);
-  const [creds, setCreds] = useState<ClientCredentials>({});
+  const [chat, setChat] = useState<ChatForm>(toChatForm(settings.chat));
   const [error, setError] = useState<string | null>(null);
+  const openProviders = useUi((s) => s.setProvidersOpen);
 
   useEffect(() => {
     const d = ref.current;
@@ -65,8 +68,8 @@ export function SettingsDialog({ open, onClose, session }: { open: boolean; onCl
       setLocal(session?.compaction ? toCompactionForm(session.compaction, settings.compaction) : null);
       setSummarizerModel(settings.summarizerModel);
       setBranchDefault(settings.branchLeaveDefault);
+      setChat(toChatForm(settings.chat));
       setError(null);
-      void flows.loadClientCredentials().then((c) => setCreds(c ?? {}));
       d.showModal();
     }
     if (!open && d.open) d.close();
@@ -77,11 +80,12 @@ export function SettingsDialog({ open, onClose, session }: { open: boolean; onCl
     if (!g.ok) return setError(g.error);
     const l = local ? parseCompactionForm(local) : null;
     if (l && !l.ok) return setError(`This session: ${l.error}`);
+    const c = parseChatForm(chat);
+    if (!c.ok) return setError(`Chat defaults: ${c.error}`);
     try {
       await flows.saveSettings({
-        app: { compaction: g.value, summarizerModel, branchLeaveDefault: branchDefault },
+        app: { compaction: g.value, summarizerModel, branchLeaveDefault: branchDefault, chat: c.value },
         ...(session ? { session: { id: session.id, compaction: l?.ok ? l.value : undefined } } : {}),
-        credentials: creds,
       });
       onClose();
     } catch (err) {
@@ -131,17 +135,15 @@ export function SettingsDialog({ open, onClose, session }: { open: boolean; onCl
           </label>
         </fieldset>
         <fieldset className="settings-group">
-          <legend>Your own provider key (optional)</legend>
-          <p className="muted small">Kept in this browser and sent only to this app’s server, with the request that uses it. Never logged.</p>
-          <label className="field">
-            <span>API key</span>
-            <input type="password" autoComplete="off" value={creds.apiKey ?? ''} onChange={(e) => setCreds({ ...creds, apiKey: e.target.value })} />
-          </label>
-          <label className="field">
-            <span>Base URL (e.g. a local Ollama; the server’s policy decides what is allowed)</span>
-            <input type="text" value={creds.baseUrl ?? ''} placeholder="http://127.0.0.1:11434/v1" onChange={(e) => setCreds({ ...creds, baseUrl: e.target.value })} />
-          </label>
+          <legend>Models</legend>
+          <p className="muted small">Connect OpenAI, Anthropic, Google, an OpenAI-compatible server or Ollama; keys stay in this browser.</p>
+          <div className="row">
+            <button type="button" className="btn" onClick={() => openProviders(true)}>
+              Providers
+            </button>
+          </div>
         </fieldset>
+        <ChatFields legend="Chat defaults" form={chat} onChange={setChat} />
         <SyncButton />
         <StorageInfo />
         <p className="muted small">Defaults: reserve {DEFAULT_COMPACTION_SETTINGS.reserveTokens}, keep recent {DEFAULT_COMPACTION_SETTINGS.keepRecentTokens}, tool results {DEFAULT_COMPACTION_SETTINGS.toolResultMaxChars} characters.</p>

@@ -11,6 +11,9 @@ interface UiState {
   sidePanel: SidePanel;
   /** Unsent composer text per session, so switching sessions keeps drafts; saved to survive reloads. */
   drafts: Record<string, string>;
+  /** Settings → Providers, also opened from the "no model" notice. */
+  providersOpen: boolean;
+  setProvidersOpen: (open: boolean) => void;
   selectSession: (id: string | null) => void;
   setSidePanel: (p: SidePanel) => void;
   setDraft: (sessionId: string, text: string) => void;
@@ -34,6 +37,8 @@ export const useUi = create<UiState>((set, get) => ({
   sessionId: null,
   sidePanel: null,
   drafts: {},
+  providersOpen: false,
+  setProvidersOpen: (open) => set({ providersOpen: open }),
   selectSession: (id) => {
     writeHash(id);
     set({ sessionId: id });

@@ -105,6 +105,18 @@ describe('mock LLM', () => {
     expect(health).toMatchObject({ ok: true, queued: 0 });
   });
 
+  it('answers title requests apart: only steps scripted for titles, else the first line of the prompt it quotes', async () => {
+    const titleReq = (text: string) => ({ messages: [{ role: 'system', content: 'Write a conversation title for the exchange below.' }, user(`<user>\n${text}\n</user>`)] });
+    const reply = async (res: Response) => ((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content;
+    await fetch(`${mock.url}/__control/script`, { method: 'POST', body: JSON.stringify([{ reply: 'for the next turn' }, { for: 'title', match: 'sourdough', reply: 'Baking bread' }]) });
+    // The step without `for` is left for the chat turn it was queued for.
+    expect(await reply(await chat(titleReq('Which tomatoes grow best in pots?\nI have a balcony.')))).toBe('Which tomatoes grow best in pots?');
+    expect(await reply(await chat(titleReq('My sourdough starter smells of acetone')))).toBe('Baking bread');
+    expect(await reply(await chat({ messages: [user('a turn')] }))).toBe('for the next turn');
+    const log = (await (await fetch(`${mock.url}/__control/requests`)).json()) as { kind: string }[];
+    expect(log.map((r) => r.kind)).toEqual(['title', 'title', 'chat']);
+  });
+
   it('records every request body for assertions', async () => {
     await chat({ messages: [user('remember me')] });
     const log = (await (await fetch(`${mock.url}/__control/requests`)).json()) as { path: string; kind: string; body: { messages: { content: string }[] } }[];

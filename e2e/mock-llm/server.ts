@@ -24,8 +24,8 @@ import { ERROR_PRESETS, overflowBody, type ErrorSpec, type PresetName } from './
 export interface Step {
   /** Substring of the last user message or of the system prompt; the step waits for a request that matches. */
   match?: string;
-  /** Only for chat turns or only for summariser calls. */
-  for?: 'chat' | 'summarizer';
+  /** Only for chat turns, summariser calls or title requests. A step without `for` never answers a title request. */
+  for?: 'chat' | 'summarizer' | 'title';
   reply?: string;
   chunks?: string[];
   delayMs?: number;
@@ -68,7 +68,7 @@ export interface RecordedRequest {
   authorized: boolean;
   /** The Host header: which name or address the client connected by. */
   host?: string;
-  kind: 'chat' | 'summarizer' | 'other';
+  kind: 'chat' | 'summarizer' | 'title' | 'other';
   /** Set when the client went away before the reply finished. */
   aborted?: boolean;
 }
@@ -135,6 +135,17 @@ function isSummarizer(body: ChatBody): boolean {
   return /summar/i.test(systemPrompt(body));
 }
 
+/** The app asks for a session's title with a system prompt that says "conversation title" (lib/chat/title.ts). */
+function isTitle(body: ChatBody): boolean {
+  return /conversation title/i.test(systemPrompt(body));
+}
+
+type Kind = 'chat' | 'summarizer' | 'title';
+
+function kindOf(body: ChatBody): Kind {
+  return isSummarizer(body) ? 'summarizer' : isTitle(body) ? 'title' : 'chat';
+}
+
 const STOPWORDS = new Set('the and for that with this from have will your what when which there their about would could should into than then them they were been also just only some more most other such very here where while these those after before because over under between through during being does doing done made make like want need ' .split(' '));
 
 /** A few distinctive words of the input, in order of first appearance. */
@@ -182,6 +193,17 @@ export function defaultSummary(body: ChatBody): string {
   ].join('\n');
 }
 
+/**
+ * Without a script, a title request is answered with the first line of the
+ * user's prompt it quotes: the title a session has before the model names it,
+ * so tests that find a session by its first words keep finding it.
+ */
+export function defaultTitle(body: ChatBody): string {
+  const text = lastUserText(body);
+  const quoted = /<user>\s*([^]*?)\s*<\/user>/.exec(text)?.[1] ?? text;
+  return quoted.split('\n').map((l) => l.trim()).find(Boolean) ?? 'Untitled exchange';
+}
+
 function words(text: string): string[] {
   return text.match(/\S+\s*/g) ?? [text];
 }
@@ -216,9 +238,11 @@ export async function startMockLlm(opts: MockLlmOptions = {}): Promise<MockLlm> 
   const sockets = new Set<Socket>();
   let counter = 0;
 
-  function takeStep(body: ChatBody, kind: 'chat' | 'summarizer'): Step | undefined {
+  function takeStep(body: ChatBody, kind: Kind): Step | undefined {
     const haystacks = [lastUserText(body), systemPrompt(body)];
-    const i = queue.findIndex((s) => (!s.for || s.for === kind) && (!s.match || haystacks.some((h) => h.includes(s.match!))));
+    // Titles are asked for behind the user's back: they must not take steps a test queued for its turns.
+    const fits = (s: Step) => (kind === 'title' ? s.for === 'title' : !s.for || s.for === kind);
+    const i = queue.findIndex((s) => fits(s) && (!s.match || haystacks.some((h) => h.includes(s.match!))));
     if (i < 0) return undefined;
     return queue.splice(i, 1)[0];
   }
@@ -226,7 +250,7 @@ export async function startMockLlm(opts: MockLlmOptions = {}): Promise<MockLlm> 
   async function completions(req: IncomingMessage, res: ServerResponse, record: RecordedRequest, body: ChatBody) {
     if (opts.apiKey && req.headers.authorization !== `Bearer ${opts.apiKey}`) return sendError(res, ERROR_PRESETS['401']);
 
-    const kind = isSummarizer(body) ? 'summarizer' : 'chat';
+    const kind = kindOf(body);
     record.kind = kind;
     const step = takeStep(body, kind) ?? {};
     if (step.delayMs) await sleep(step.delayMs);
@@ -245,7 +269,8 @@ export async function startMockLlm(opts: MockLlmOptions = {}): Promise<MockLlm> 
       return sendError(res, overflowBody(window, promptTokens));
     }
 
-    const text = step.reply ?? (step.chunks ? step.chunks.join('') : kind === 'summarizer' ? defaultSummary(body) : `Echo: ${lastUserText(body)}`);
+    const unscripted = kind === 'summarizer' ? defaultSummary(body) : kind === 'title' ? defaultTitle(body) : `Echo: ${lastUserText(body)}`;
+    const text = step.reply ?? (step.chunks ? step.chunks.join('') : unscripted);
     const chunks = step.chunks ?? words(text);
     const usage = step.usage ?? { prompt_tokens: promptTokens, completion_tokens: Math.max(1, Math.ceil(text.length / 4)) };
     const usageOut = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };

@@ -1,16 +1,31 @@
 import type { ChatStreamResult, StreamHandlers } from '@/lib/chat/turn';
 import type { TextSummarizer } from '@/lib/compaction/summarizer';
-import type { ModelTransport } from '@/lib/flows/ports';
+import type { ModelTransport, TextRequest } from '@/lib/flows/ports';
+import { credentialsOf, type BrowserProvider } from '@/lib/providers/browserProviders';
+import type { ProviderListingResponse } from '@/lib/providers/listing';
+import { parseModelId } from '@/lib/providers/modelId';
+import type { ClientCredentials } from '@/lib/providers/requests';
 import { parseErrorResponse, readChatStream } from '@/lib/providers/uiStream';
-import { loadClientCredentials } from '@/lib/db';
+import { browserCredentials } from '@/lib/db';
+
+/**
+ * The settings of the browser-entered provider a model belongs to, to send
+ * with a request for it; nothing for the server's own providers, whose keys
+ * stay on the server.
+ */
+async function credentialsFor(model: string | undefined): Promise<ClientCredentials | undefined> {
+  const instance = model ? parseModelId(model)?.instance : undefined;
+  return instance ? browserCredentials(instance) : undefined;
+}
 
 /**
  * POSTs to one of the app's streaming routes (/api/chat, /api/summarize) and
  * reads the UI message stream back. A non-2xx answer (bad input, body too big)
  * becomes an error result with the route's own message, like a provider error.
+ * `credentialsModel` names the model whose provider's settings go along.
  */
-export async function streamFromRoute(url: string, body: Record<string, unknown>, h: StreamHandlers): Promise<ChatStreamResult> {
-  const client = await loadClientCredentials();
+export async function streamFromRoute(url: string, body: Record<string, unknown>, h: StreamHandlers, credentialsModel?: string): Promise<ChatStreamResult> {
+  const client = await credentialsFor(credentialsModel);
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -52,6 +67,7 @@ export function routeSummarizer(summarizerModel: string, chatModel?: string): Te
             seen = full;
           },
         },
+        summarizerModel,
       );
       // A failed or cut-off summary must not become an entry: the caller appends only on success.
       if (res.error) throw new Error(`The summarizer failed: ${res.error.message}`);
@@ -61,8 +77,41 @@ export function routeSummarizer(summarizerModel: string, chatModel?: string): Te
   };
 }
 
+/** A short text through /api/summarize, naming the model as the one to use (the route then takes no server default instead). */
+async function completeText(req: TextRequest, signal?: AbortSignal): Promise<string> {
+  const res = await streamFromRoute(
+    '/api/summarize',
+    { summarizerModel: req.model, model: req.model, system: req.system, prompt: req.prompt, maxOutputTokens: req.maxOutputTokens },
+    { signal: signal ?? new AbortController().signal, onText: () => {} },
+    req.model,
+  );
+  if (res.error) throw new Error(res.error.message);
+  if (!res.text.trim()) throw new Error('The model returned nothing.');
+  return res.text;
+}
+
+/** POST /api/models: the provider's settings go to this app's server, which asks the provider. */
+async function listProvider(p: BrowserProvider): Promise<ProviderListingResponse> {
+  const res = await fetch('/api/models', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ provider: p.provider, ...credentialsOf(p) }),
+    cache: 'no-store',
+  });
+  if (!res.ok) throw new Error(parseErrorResponse(res.status, await res.text().catch(() => '')).message);
+  return (await res.json()) as ProviderListingResponse;
+}
+
 /** The models through this app's own route handlers. */
 export const routeTransport: ModelTransport = {
-  streamChat: (req, h) => streamFromRoute('/api/chat', { model: req.model, system: req.system, context: req.context }, h),
+  streamChat: (req, h) =>
+    streamFromRoute(
+      '/api/chat',
+      { model: req.model, system: req.system, context: req.context, ...(req.temperature !== undefined ? { temperature: req.temperature } : {}), ...(req.maxOutputTokens !== undefined ? { maxOutputTokens: req.maxOutputTokens } : {}) },
+      h,
+      req.model,
+    ),
   summarizer: routeSummarizer,
+  completeText,
+  listProvider,
 };

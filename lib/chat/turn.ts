@@ -12,6 +12,8 @@ export interface ChatTurnRequest {
   model: string;
   system?: string;
   context: ContextItem[];
+  temperature?: number;
+  maxOutputTokens?: number;
 }
 
 export interface ChatStreamResult {

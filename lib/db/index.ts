@@ -4,7 +4,7 @@
  * data changes in any tab.
  */
 export type { SessionRow } from './schema';
-export { loadClientCredentials } from './credentials';
-export { browserSessionStore, openDatabase, watchAppSettings, watchSessionList, watchSessionRow } from './store';
+export { browserCredentials } from './providers';
+export { browserSessionStore, openDatabase, watchAppSettings, watchBrowserProviders, watchSessionList, watchSessionRow } from './store';
 export { watchSyncSpace, watchSyncStatus } from './sync';
 export type { Unsubscribe } from './watch';

@@ -38,6 +38,8 @@ const META_FIELDS: AllKeys<SessionMeta> = {
   leafId: true,
   model: true,
   systemPrompt: true,
+  temperature: true,
+  maxOutputTokens: true,
   compaction: true,
   source: true,
   cwd: true,

@@ -57,7 +57,7 @@ export async function getSession(id: string, db: AppDB = getDB()): Promise<Sessi
 
 export async function updateSession(
   id: string,
-  patch: Partial<Pick<SessionMeta, 'title' | 'model' | 'systemPrompt' | 'compaction' | 'leafId'>>,
+  patch: Partial<Pick<SessionMeta, 'title' | 'model' | 'systemPrompt' | 'temperature' | 'maxOutputTokens' | 'compaction' | 'leafId'>>,
   db: AppDB = getDB(),
 ): Promise<void> {
   await guarded(() =>
@@ -79,6 +79,24 @@ export async function updateSession(
 export async function renameSession(id: string, title: string, db: AppDB = getDB()): Promise<void> {
   const clean = title.trim() || 'Untitled';
   await updateSession(id, { title: clean }, db);
+}
+
+/**
+ * Renames the session only if its title is still `expected`, in one
+ * transaction: an automatic title never overwrites one the user typed
+ * meanwhile (in this tab or another). Resolves with whether it renamed.
+ */
+export async function retitleSession(id: string, expected: string, title: string, db: AppDB = getDB()): Promise<boolean> {
+  const clean = title.trim();
+  if (!clean) return false;
+  return guarded(() =>
+    db.transaction('rw', db.sessions, db.meta, async (tx) => {
+      const row = await db.sessions.get(id);
+      if (!row || row.title !== expected) return false;
+      await db.sessions.update(id, { title: clean, titleLower: clean.toLowerCase(), rev: await nextRev(tx as Tx), updatedAt: Date.now() });
+      return true;
+    }),
+  );
 }
 
 export async function setLeaf(id: string, leafId: EntryId | null, db: AppDB = getDB()): Promise<void> {

@@ -1,8 +1,8 @@
 import type { SessionStore } from '@/lib/flows/ports';
 import type { Calibration } from '@/lib/tokens/calibration';
 import { getLastBackupAt, loadAppSettings, saveAppSettings, setLastBackupAt } from './appSettings';
-import { loadClientCredentials, saveClientCredentials } from './credentials';
 import { getDB, type AppDB } from './db';
+import { loadBrowserProviders, removeBrowserProvider, saveBrowserProvider } from './providers';
 import { toStorageError } from './errors';
 import {
   appendEntries,
@@ -16,6 +16,7 @@ import {
   listSessions,
   loadSession,
   renameSession,
+  retitleSession,
   setEntryTokens,
   updateEntry,
   updateSession,
@@ -39,6 +40,7 @@ export function createSessionStore(db?: AppDB): SessionStore {
     updateEntry: (sessionId, entryId, update) => updateEntry(sessionId, entryId, update, the()),
     updateSession: (id, patch) => updateSession(id, patch, the()),
     renameSession: (id, title) => renameSession(id, title, the()),
+    retitleSession: (id, expected, title) => retitleSession(id, expected, title, the()),
     deleteSession: (id) => deleteSession(id, the()),
     listSessions: (search) => listSessions(search, the()),
     importSnapshots: (snapshots, opts) => importSnapshots(snapshots, opts, the()),
@@ -49,8 +51,9 @@ export function createSessionStore(db?: AppDB): SessionStore {
     setCalibration: (model, value) => setCalibration(model, value, the()),
     loadAppSettings: () => loadAppSettings(the()),
     saveAppSettings: (patch) => saveAppSettings(patch, the()),
-    loadClientCredentials: () => loadClientCredentials(the()),
-    saveClientCredentials: (c) => saveClientCredentials(c, the()),
+    loadBrowserProviders: () => loadBrowserProviders(the()),
+    saveBrowserProvider: (p) => saveBrowserProvider(p, the()),
+    removeBrowserProvider: (id) => removeBrowserProvider(id, the()),
     getLastBackupAt: () => getLastBackupAt(the()),
     setLastBackupAt: (at) => setLastBackupAt(at, the()),
   };
@@ -71,6 +74,11 @@ export function watchSessionRow(id: string, onRow: (row: Awaited<ReturnType<type
 /** The global settings, validated, again after every change. */
 export function watchAppSettings(onSettings: (s: Awaited<ReturnType<typeof loadAppSettings>>) => void): Unsubscribe {
   return observe(() => loadAppSettings(), onSettings);
+}
+
+/** The providers entered in this browser, again after every change (any tab). */
+export function watchBrowserProviders(onProviders: (list: Awaited<ReturnType<typeof loadBrowserProviders>>) => void): Unsubscribe {
+  return observe(() => loadBrowserProviders(), onProviders);
 }
 
 /**

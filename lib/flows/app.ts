@@ -1,6 +1,8 @@
 import { errorMessage } from '@/lib/errors';
 import type { SummaryEntry } from '@/lib/session/revisions';
+import type { BrowserProvider, ProviderDraft } from '@/lib/providers/browserProviders';
 import type { AppSettings } from '@/lib/settings/appSettings';
+import type { ChatSettings } from '@/lib/settings/chatSettings';
 import { DEFAULT_COMPACTION_SETTINGS, type ContinuedFrom, type EntryId, type SessionEntry, type StoredSession, type UserContent } from '@/lib/session/types';
 import { arriveAt, leavesBranch, type LeaveChoice } from './branch';
 import { changeModel, editAndResend, regenerateReply, send, stop, switchSibling } from './chat';
@@ -12,9 +14,11 @@ import { ImportTracker, importFiles } from './importFiles';
 import { LiveSession } from './liveSession';
 import type { FlowPorts } from './ports';
 import { RunRegistry } from './runs';
+import { addProvider, listProvider, removeProvider } from './providers';
 import { saveSettings, type SettingsChange } from './settings';
 import { checkStorageHealth } from './storageHealth';
 import type { SessionEnv, SessionHandle } from './session';
+import { saveSessionChatSettings, setContextWindow } from './chatSettings';
 import { forkHere, repairInterrupted, setLabel } from './sessionTools';
 import { regenerateSummary, saveEdit, setUndone } from './summaryRevisions';
 import { syncTokens } from './summaryPipeline';
@@ -69,6 +73,8 @@ export class SessionFlows implements SessionHandle {
   };
   stop = () => stop(this);
   switchSibling = (entry: SessionEntry, direction: -1 | 1) => switchSibling(this, entry, direction);
+  /** The session's own instructions, temperature and reply length; what is left out follows the defaults. */
+  saveChatSettings = (settings: ChatSettings) => saveSessionChatSettings(this, settings);
   changeModel = (model: string) => changeModel(this, model);
 
   compact = (req: CompactRequest) => compactSession(this, req);
@@ -154,7 +160,12 @@ export class AppFlows {
   }
 
   saveSettings = (change: SettingsChange) => saveSettings(this.ports, change);
-  loadClientCredentials = () => this.ports.store.loadClientCredentials();
+  /** The window the user says a model has (null: back to what the provider, the catalog or the fallback says). */
+  setContextWindow = (modelId: string, tokens: number | null) => setContextWindow(this.ports, modelId, tokens);
+
+  addProvider = (draft: ProviderDraft, takenLabels?: readonly string[]) => addProvider(this.ports, draft, takenLabels);
+  removeProvider = (p: Pick<BrowserProvider, 'id' | 'label'>) => removeProvider(this.ports, p);
+  listProvider = (p: BrowserProvider) => listProvider(this.ports, p);
 
   importFiles = (files: File[], onImported: (sessionId: string) => void) => importFiles(this.ports, this.imports, files, onImported);
   /** A whole folder as one batch: one progress, one summary, cancellable (flows.batch). */

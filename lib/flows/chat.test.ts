@@ -2,15 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { buildSessionContext } from '@/lib/session/context';
 import { messageText } from '@/lib/session/messages';
 import { DEFAULT_COMPACTION_SETTINGS, type AssistantMessage, type SessionEntry } from '@/lib/session/types';
-import { asyncTokens, openSession, testModel, testPorts, until } from '@/lib/testing/flowPorts';
+import { TITLE_SYSTEM } from '@/lib/chat/title';
+import { asyncTokens, openSession, scriptedTransport, testModel, testPorts, until, type ScriptedTransportOptions } from '@/lib/testing/flowPorts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 import { AppFlows } from './app';
 
 const CHAT = testModel('compat:mock-large', 128_000);
 
-async function setup(settings = DEFAULT_COMPACTION_SETTINGS) {
-  const ports = testPorts();
+async function setup(settings = DEFAULT_COMPACTION_SETTINGS, transport?: ScriptedTransportOptions) {
+  const ports = testPorts(transport ? { transport: scriptedTransport(transport) } : {});
   const flows = new AppFlows(ports);
   const row = (await flows.createSession())!;
   const s = await openSession(flows, row.id, { chatModel: CHAT, summarizer: CHAT, settings, title: row.title });
@@ -145,5 +146,68 @@ describe('chat flows', () => {
     }
     other.close();
     a.close();
+  });
+
+  it('after the first reply the chat model names the session; later replies do not', async () => {
+    const { ports, s, row } = await setup(DEFAULT_COMPACTION_SETTINGS, { text: () => '"Borrow checker basics."' });
+    ports.transport.script({ text: 'One writer or many readers.' }, { text: 'Lifetimes, then.' });
+    await s.send('How does the borrow checker work?');
+    await s.idle();
+    expect((await ports.store.getSession(row.id))!.title).toBe('Borrow checker basics');
+    const [req] = ports.transport.textRequests;
+    expect(req).toMatchObject({ model: CHAT.id, system: TITLE_SYSTEM, maxOutputTokens: 24 });
+    expect(req!.prompt).toContain('How does the borrow checker work?');
+    expect(req!.prompt).toContain('One writer or many readers.');
+    s.setEnv({ ...s.env(), title: 'Borrow checker basics' });
+    await s.send('And lifetimes?');
+    await s.idle();
+    expect(ports.transport.textRequests).toHaveLength(1);
+  });
+
+  it('a title the user typed meanwhile is never replaced by the generated one', async () => {
+    const { ports, s, row } = await setup(DEFAULT_COMPACTION_SETTINGS, { text: () => 'Generated title' });
+    const generate = ports.transport.completeText.bind(ports.transport);
+    // The user renames the session while the title is being generated.
+    ports.transport.completeText = async (req, signal) => {
+      await ports.store.renameSession(row.id, 'My own name');
+      return generate(req, signal);
+    };
+    await s.send('What is a monad?');
+    await s.idle();
+    expect((await ports.store.getSession(row.id))!.title).toBe('My own name');
+  });
+
+  it('when the title call fails, or no reply came, the title from the first prompt’s words stays', async () => {
+    const failing = await setup(DEFAULT_COMPACTION_SETTINGS, {
+      text: () => {
+        throw new Error('model down');
+      },
+    });
+    await failing.s.send('Please review the following pull request carefully and tell me whether the locking is right');
+    await failing.s.idle();
+    expect((await failing.ports.store.getSession(failing.row.id))!.title).toBe('Please review the following pull request carefully and…');
+    expect(failing.ports.notices.filter((n) => n.level === 'error')).toEqual([]);
+
+    const erroring = await setup(DEFAULT_COMPACTION_SETTINGS, { text: () => 'Should not be asked' });
+    erroring.ports.transport.script({ error: { kind: 'server', message: 'The provider had a server error (HTTP 500).', status: 500 } });
+    await erroring.s.send('hello there');
+    await erroring.s.idle();
+    expect(erroring.ports.transport.textRequests).toEqual([]);
+    expect((await erroring.ports.store.getSession(erroring.row.id))!.title).toBe('hello there');
+  });
+
+  it('the session’s instructions, temperature and reply length go with every turn', async () => {
+    const { ports, s, flows, row } = await setup();
+    s.setEnv({ ...s.env(), systemPrompt: 'Answer in French.', temperature: 0.2, maxOutputTokens: 512 });
+    await s.send('hello');
+    await s.idle();
+    expect(ports.transport.chatRequests[0]).toMatchObject({ system: 'Answer in French.', temperature: 0.2, maxOutputTokens: 512 });
+    // Stored with the session; a field left out follows the default again.
+    expect(await flows.session(row.id).saveChatSettings({ systemPrompt: 'Be brief.', temperature: 1 })).toBe(true);
+    expect(await ports.store.getSession(row.id)).toMatchObject({ systemPrompt: 'Be brief.', temperature: 1 });
+    expect(await flows.session(row.id).saveChatSettings({})).toBe(true);
+    const cleared = (await ports.store.getSession(row.id))!;
+    expect(cleared).not.toHaveProperty('systemPrompt');
+    expect(cleared).not.toHaveProperty('temperature');
   });
 });

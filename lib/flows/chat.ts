@@ -1,8 +1,10 @@
 import { runAssistantTurn, type TurnDeps } from '@/lib/chat/turn';
 import { errorMessage } from '@/lib/errors';
 import { buildSessionContext } from '@/lib/session/context';
-import { oneLine } from '@/lib/session/messages';
+import { wordTitle } from '@/lib/chat/title';
+import { messageText } from '@/lib/session/messages';
 import type { EntryId, SessionEntry, UserContent } from '@/lib/session/types';
+import { autoTitle } from './autoTitle';
 import { autoCompactIfNeeded, compactBeforeSendIfNeeded, recoverFromOverflow } from './compaction';
 import { moveLeaf } from './branch';
 import type { Run } from './runs';
@@ -31,29 +33,31 @@ function turnDeps(s: SessionHandle, run: Run): TurnDeps {
   };
 }
 
-/** Streams a reply under `parentId`, with one overflow recovery (compact, then retry) at most. */
-export async function reply(s: SessionHandle, parentId: EntryId): Promise<void> {
+/**
+ * Streams a reply under `parentId`, with one overflow recovery (compact, then
+ * retry) at most. Resolves with the reply's text when it completed, else null.
+ */
+export async function reply(s: SessionHandle, parentId: EntryId): Promise<string | null> {
   const { notify } = s.ports;
   const model = s.env().chatModel?.id;
   if (!model) {
     notify.error('No model is connected: the message is saved, but nothing can answer it yet.');
-    return;
+    return null;
   }
   const run = s.runs.start({ sessionId: s.sessionId, kind: 'reply', parentId, abort: new AbortController() });
   try {
     let parent = parentId;
     for (let attempt = 0; attempt < 2; attempt++) {
       const context = buildSessionContext(s.live.getSnapshot().tree, parent);
-      const out = await runAssistantTurn(
-        { parentId: parent, request: { model, system: s.env().systemPrompt, context: context.items }, signal: run.abort.signal },
-        turnDeps(s, run),
-      );
+      const { systemPrompt, temperature, maxOutputTokens } = s.env();
+      const request = { model, system: systemPrompt, context: context.items, ...(temperature !== undefined ? { temperature } : {}), ...(maxOutputTokens !== undefined ? { maxOutputTokens } : {}) };
+      const out = await runAssistantTurn({ parentId: parent, request, signal: run.abort.signal }, turnDeps(s, run));
       if (out.kind === 'overflow') {
         // Recovery runs once: a second overflow after compacting is reported, never looped on.
         const recovered = attempt === 0 ? await recoverFromOverflow(s, run) : null;
         if (!recovered) {
           notify.error(`${out.error.message} Compacting did not make it fit; try Compact with fewer kept tokens or a model with a larger window.`);
-          return;
+          return null;
         }
         parent = recovered;
         continue;
@@ -62,14 +66,16 @@ export async function reply(s: SessionHandle, parentId: EntryId): Promise<void> 
       if (out.kind === 'done') {
         s.runs.end(run);
         await autoCompactIfNeeded(s);
+        return out.entry.type === 'message' ? messageText(out.entry.message) : '';
       }
-      return;
+      return null;
     }
   } catch (err) {
     notify.error(errorMessage(err));
   } finally {
     s.runs.end(run);
   }
+  return null;
 }
 
 /**
@@ -91,8 +97,11 @@ async function sendContent(s: SessionHandle, parentId: EntryId | null, content: 
     onStored?.();
     s.live.applyLocal([user!], user!.id);
     const text = content.find((c) => c.type === 'text');
-    if (s.env().title === UNTITLED && text?.type === 'text') await store.renameSession(s.sessionId, oneLine(text.text, 60));
-    await reply(s, user!.id);
+    // A new session is named after its first prompt at once, and by the model after the first reply.
+    const provisional = s.env().title === UNTITLED && text?.type === 'text' ? wordTitle(text.text) : null;
+    if (provisional) await store.renameSession(s.sessionId, provisional);
+    const answer = await reply(s, user!.id);
+    if (provisional && answer !== null && text?.type === 'text') await autoTitle(s, provisional, text.text, answer);
   } catch (err) {
     notify.error(errorMessage(err));
   }

@@ -82,6 +82,30 @@ describe('export flows', () => {
     expect((await restored.store.listSessions()).map((s) => s.title).sort()).toEqual((await ports.store.listSessions()).map((s) => s.title).sort());
   });
 
+  it('a session’s instructions, temperature and reply length go out in its JSONL and come back on import', async () => {
+    const ports = testPorts();
+    const flows = new AppFlows(ports);
+    await flows.importFiles([file('librechatTree')], () => {});
+    const [row] = await ports.store.listSessions();
+    expect(await flows.session(row!.id).saveChatSettings({ systemPrompt: 'You review Rust code.\nBe strict.', temperature: 0.4, maxOutputTokens: 2048 })).toBe(true);
+    const jsonl = EXPORT_FORMATS.find((f) => f.ext === 'jsonl')!;
+    await flows.exportSession(row!.id, row!.title, jsonl);
+    const text = String(ports.saved.at(-1)!.data);
+    expect(JSON.parse(text.split('\n')[0]!)).toMatchObject({ systemPrompt: 'You review Rust code.\nBe strict.', temperature: 0.4, maxOutputTokens: 2048 });
+
+    const other = testPorts();
+    await new AppFlows(other).importFiles([new File([text], 'reviewer.jsonl')], () => {});
+    expect((await other.store.listSessions())[0]).toMatchObject({ systemPrompt: 'You review Rust code.\nBe strict.', temperature: 0.4, maxOutputTokens: 2048 });
+
+    // A temperature no provider accepts is a bad file: refused with the line named, nothing stored.
+    const bad = text.replace('"temperature":0.4', '"temperature":7');
+    const third = testPorts();
+    const t = new AppFlows(third);
+    await t.importFiles([new File([bad], 'bad.jsonl')], () => {});
+    expect(await third.store.listSessions()).toHaveLength(0);
+    expect(t.imports.getSnapshot().error?.message).toMatch(/^Line 1: invalid session header \(temperature/);
+  });
+
   it('a session deleted meanwhile gives a clear export error; an empty browser has nothing to back up', async () => {
     const ports = testPorts();
     const flows = new AppFlows(ports);

@@ -2,7 +2,8 @@ import type { ChatStreamResult, ChatTurnRequest, StreamHandlers } from '@/lib/ch
 import type { TextSummarizer } from '@/lib/compaction/summarizer';
 import type { ExportKind } from '@/lib/formats/service';
 import type { ImportResult } from '@/lib/formats/types';
-import type { ClientCredentials } from '@/lib/providers/requests';
+import type { ProviderListingResponse } from '@/lib/providers/listing';
+import type { BrowserProvider } from '@/lib/providers/browserProviders';
 import type { AppSettings } from '@/lib/settings/appSettings';
 import type { Calibration } from '@/lib/tokens/calibration';
 import type { TokensService } from '@/lib/sessionTokens/service';
@@ -29,8 +30,10 @@ export interface SessionStore {
   watchSession(id: string, onRow: (row: StoredSession | undefined) => void, onError: (err: unknown) => void): Unsubscribe;
   appendEntries(sessionId: string, parentId: EntryId | null, entries: NewEntry[], opts?: { moveLeaf?: boolean }): Promise<SessionEntry[]>;
   updateEntry(sessionId: string, entryId: EntryId, update: (e: SessionEntry) => SessionEntry): Promise<SessionEntry>;
-  updateSession(id: string, patch: Partial<Pick<SessionMeta, 'title' | 'model' | 'systemPrompt' | 'compaction' | 'leafId'>>): Promise<void>;
+  updateSession(id: string, patch: Partial<Pick<SessionMeta, 'title' | 'model' | 'systemPrompt' | 'temperature' | 'maxOutputTokens' | 'compaction' | 'leafId'>>): Promise<void>;
   renameSession(id: string, title: string): Promise<void>;
+  /** Renames only if the title is still `expected` (an automatic title never replaces one the user typed); resolves with whether it did. */
+  retitleSession(id: string, expected: string, title: string): Promise<boolean>;
   deleteSession(id: string): Promise<void>;
   listSessions(search?: string): Promise<StoredSession[]>;
   /** `fileName` names the file the snapshots came from: sessions without a source of their own are deduplicated by content then. */
@@ -42,8 +45,11 @@ export interface SessionStore {
   setCalibration(model: string, value: Calibration): Promise<void>;
   loadAppSettings(): Promise<AppSettings>;
   saveAppSettings(patch: Partial<AppSettings>): Promise<void>;
-  loadClientCredentials(): Promise<ClientCredentials | undefined>;
-  saveClientCredentials(c: ClientCredentials): Promise<void>;
+  /** The providers entered in this browser (Settings → Providers), keys included. */
+  loadBrowserProviders(): Promise<BrowserProvider[]>;
+  /** Adds the provider, or replaces the one with its id. */
+  saveBrowserProvider(p: BrowserProvider): Promise<void>;
+  removeBrowserProvider(id: string): Promise<void>;
   getLastBackupAt(): Promise<number | null>;
   setLastBackupAt(at: number): Promise<void>;
 }
@@ -65,10 +71,22 @@ export interface FormatsPort {
 }
 
 
+/** A short text from a model that nobody watches stream in (a session's title). */
+export interface TextRequest {
+  model: string;
+  system: string;
+  prompt: string;
+  maxOutputTokens: number;
+}
+
 /** The models, reached through the app's own server. */
 export interface ModelTransport {
   streamChat(req: ChatTurnRequest, handlers: StreamHandlers): Promise<ChatStreamResult>;
   summarizer(summarizerModel: string, chatModel: string | undefined): TextSummarizer;
+  /** The whole text; rejects when the call fails or nothing came back. */
+  completeText(req: TextRequest, signal?: AbortSignal): Promise<string>;
+  /** One provider entered in this browser: its state and models, asked through the app's server. Rejects only when the server cannot be asked. */
+  listProvider(p: BrowserProvider): Promise<ProviderListingResponse>;
 }
 
 /** Marks which replies a tab is still streaming; a lock vanishes with its tab, which is what tells an interrupted reply apart. */

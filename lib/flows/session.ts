@@ -11,7 +11,10 @@ export interface SessionEnv {
   /** The model that writes summaries (settings, else the server's SUMMARIZER_MODEL, else the chat model); none → extractive. */
   summarizer?: ModelInfo;
   settings: CompactionSettings;
+  /** The instructions in force: the session's own, else the default. Counted in the context figure and sent with every turn. */
   systemPrompt?: string;
+  temperature?: number;
+  maxOutputTokens?: number;
   /** The session's title as stored (auto-titling checks it). */
   title?: string;
 }

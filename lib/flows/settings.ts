@@ -1,4 +1,3 @@
-import type { ClientCredentials } from '@/lib/providers/requests';
 import type { AppSettings } from '@/lib/settings/appSettings';
 import type { CompactionSettings } from '@/lib/session/types';
 import type { FlowPorts } from './ports';
@@ -7,13 +6,11 @@ export interface SettingsChange {
   app: Partial<AppSettings>;
   /** The open session's compaction overrides; undefined clears them (the session follows the defaults). */
   session?: { id: string; compaction: Partial<CompactionSettings> | undefined };
-  credentials: ClientCredentials;
 }
 
 /** Stores what the Settings dialog changed. Rejects with a message for the dialog when storage fails. */
 export async function saveSettings(ports: FlowPorts, change: SettingsChange): Promise<void> {
   await ports.store.saveAppSettings(change.app);
   if (change.session) await ports.store.updateSession(change.session.id, { compaction: change.session.compaction });
-  await ports.store.saveClientCredentials(change.credentials);
   ports.notify.success('Settings saved');
 }

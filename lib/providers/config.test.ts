@@ -22,6 +22,18 @@ describe('model ids', () => {
   });
   it('round-trips', () => {
     expect(formatModelId(parseModelId('ollama:qwen3:32b')!)).toBe('ollama:qwen3:32b');
+    expect(formatModelId(parseModelId('compat@k3x9:openai/gpt-4o')!)).toBe('compat@k3x9:openai/gpt-4o');
+  });
+  it('names the browser-entered instance a model belongs to after an @, and refuses malformed instances', () => {
+    expect(parseModelId('compat@k3x9:llama3.1:8b')).toEqual({ provider: 'compat', instance: 'k3x9', model: 'llama3.1:8b' });
+    expect(parseModelId('openai@a1:gpt-4o')).toEqual({ provider: 'openai', instance: 'a1', model: 'gpt-4o' });
+    // Existing ids are untouched: no instance means the server's own provider.
+    expect(parseModelId('compat:mock-large')).toEqual({ provider: 'compat', model: 'mock-large' });
+    expect(parseModelId('compat@:m')).toBeNull();
+    expect(parseModelId('compat@K3X9:m')).toBeNull();
+    expect(parseModelId('compat@a/b:m')).toBeNull();
+    expect(parseModelId('bogus@k3x9:m')).toBeNull();
+    expect(parseModelId('compat@k3x9:')).toBeNull();
   });
 });
 

@@ -1,7 +1,8 @@
 import { FALLBACK_CONTEXT_WINDOW, lookupCatalog } from './catalog';
-import type { ModelRef } from './modelId';
+import { formatModelId, type ModelRef } from './modelId';
 
-export type ContextWindowSource = 'provider' | 'catalog' | 'override' | 'fallback';
+/** Where a window came from: the provider, the catalog, the operator's MODEL_CONTEXT_WINDOWS, the safe fallback, or the user's own setting in this browser. */
+export type ContextWindowSource = 'provider' | 'catalog' | 'override' | 'fallback' | 'user';
 
 export interface ContextWindowInfo {
   contextWindow: number;
@@ -23,7 +24,8 @@ export function resolveContextWindow(
   const withMax = (info: Omit<ContextWindowInfo, 'maxOutputTokens'>): ContextWindowInfo =>
     maxOutputTokens !== undefined ? { ...info, maxOutputTokens: Math.min(maxOutputTokens, info.contextWindow) } : info;
 
-  const override = overrides.get(`${ref.provider}:${ref.model}`);
+  // Keyed by the full id: the operator's overrides never reach a server the user entered in the browser.
+  const override = overrides.get(formatModelId(ref));
   if (override) return withMax({ contextWindow: override, contextWindowSource: 'override' });
   if (reported?.contextWindow && reported.contextWindow > 0) {
     return withMax({ contextWindow: reported.contextWindow, contextWindowSource: reported.source ?? 'provider' });

@@ -63,7 +63,8 @@ export function parseContextOverrides(raw: string | undefined, warnings: string[
     const id = eq > 0 ? t.slice(0, eq).trim() : '';
     const n = eq > 0 ? Number(t.slice(eq + 1).trim().replace(/_/g, '')) : NaN;
     const ref = id ? parseModelId(id) : null;
-    if (!ref || !Number.isInteger(n) || n <= 0) {
+    // A browser-entered instance is not the operator's to size: its windows are set in that browser.
+    if (!ref || ref.instance || !Number.isInteger(n) || n <= 0) {
       warnings.push(`MODEL_CONTEXT_WINDOWS: ignored "${t}" (expected provider:model=tokens)`);
       continue;
     }
@@ -105,7 +106,8 @@ function modelFrom(env: EnvLike, name: string, warnings: string[]): ModelRef | u
   if (!raw) return undefined;
   const ref = parseModelId(raw);
   if (!ref) warnings.push(`${name}: "${raw}" is not a model id of the form provider:model`);
-  return ref ?? undefined;
+  else if (ref.instance) warnings.push(`${name}: "${raw}" names a provider entered in a browser, which this server does not know`);
+  return ref && !ref.instance ? ref : undefined;
 }
 
 export function readServerConfig(env: EnvLike): ServerConfig {

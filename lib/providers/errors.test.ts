@@ -23,6 +23,24 @@ describe('classifyProviderError', () => {
     expect(info.detail).not.toMatch(/sk-mock/);
   });
 
+  it('Gemini’s 400 API_KEY_INVALID → auth: the key is what is wrong', () => {
+    // The body as quoted in continuedev/continue#8516.
+    const body = {
+      error: {
+        code: 400,
+        message: 'API key not valid. Please pass a valid API key.',
+        status: 'INVALID_ARGUMENT',
+        details: [
+          { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'API_KEY_INVALID', domain: 'googleapis.com', metadata: { service: 'generativelanguage.googleapis.com' } },
+          { '@type': 'type.googleapis.com/google.rpc.LocalizedMessage', locale: 'en-US', message: 'API key not valid. Please pass a valid API key.' },
+        ],
+      },
+    };
+    expect(classifyProviderError(apiError(400, body), { provider: 'Google Gemini' })).toMatchObject({ kind: 'auth', status: 400, message: expect.stringMatching(/^Google Gemini rejected the API key/) });
+    // Other 400s stay what they are.
+    expect(classifyProviderError(apiError(400, { error: { code: 400, message: 'Invalid JSON payload received.', status: 'INVALID_ARGUMENT' } })).kind).toBe('invalid_request');
+  });
+
   it('403 → auth', () => {
     expect(classifyProviderError(apiError(403, { error: { message: 'Permission denied' } })).kind).toBe('auth');
   });

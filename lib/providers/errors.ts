@@ -187,7 +187,9 @@ export function classifyProviderError(error: unknown, opts: ClassifyOptions = {}
 
   if (chain.some(isAbort)) return { kind: 'aborted', message: 'The request was cancelled.', provider: opts.provider };
 
-  if (status === 401 || status === 403) {
+  // Gemini answers a bad key with 400 INVALID_ARGUMENT, reason API_KEY_INVALID, not with 401.
+  const keyRejected = status === 401 || status === 403 || (status === 400 && /API_KEY_INVALID|API key not (?:valid|found)/i.test(allText));
+  if (keyRejected) {
     return {
       ...base,
       kind: 'auth',

@@ -10,13 +10,13 @@ interface Sent {
 }
 
 /** Resolves a model and makes it send one request to a fetch that records it and answers 500. */
-async function firstRequest(provider: ProviderId, env: EnvLike, client?: ClientCredentials): Promise<{ sent: Sent; secrets: string[]; sdk: string }> {
+async function firstRequest(provider: ProviderId, env: EnvLike, client?: ClientCredentials, instance?: string): Promise<{ sent: Sent; secrets: string[]; sdk: string }> {
   let sent: Sent | undefined;
   const record = async (input: RequestInfo | URL, init?: RequestInit) => {
     sent = { url: String(input instanceof Request ? input.url : input), headers: new Headers(init?.headers) };
     return Response.json({ error: { message: 'recorded' } }, { status: 500 });
   };
-  const r = resolveLanguageModel({ provider, model: 'some-model' }, readServerConfig(env), client, record);
+  const r = resolveLanguageModel({ provider, model: 'some-model', ...(instance ? { instance } : {}) }, readServerConfig(env), client, record);
   if (!r.ok) throw new Error(r.message);
   const model = r.model as unknown as { provider: string; doGenerate(o: unknown): Promise<unknown> };
   await model.doGenerate({ prompt: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }] }).catch(() => undefined);
@@ -66,11 +66,11 @@ describe('resolveLanguageModel: what a provider without its configuration says',
   const unused = () => Promise.reject(new Error('no request expected'));
   const nothing = readServerConfig({ OLLAMA_BASE_URL: 'off' });
   const messages: Record<ProviderId, string> = {
-    openai: 'No OpenAI API key: set OPENAI_API_KEY on the server or enter a key in Settings.',
-    anthropic: 'No Anthropic API key: set ANTHROPIC_API_KEY on the server or enter a key in Settings.',
-    google: 'No Google API key: set GOOGLE_GENERATIVE_AI_API_KEY on the server or enter a key in Settings.',
-    compat: 'No OpenAI-compatible server: set OPENAI_COMPATIBLE_BASE_URL on the server or enter a base URL in Settings.',
-    ollama: 'Ollama is disabled on this server (OLLAMA_BASE_URL=off); enter a base URL in Settings to use one.',
+    openai: 'No OpenAI API key: set OPENAI_API_KEY on the server or add OpenAI with a key in Settings → Providers.',
+    anthropic: 'No Anthropic API key: set ANTHROPIC_API_KEY on the server or add Anthropic with a key in Settings → Providers.',
+    google: 'No Google API key: set GOOGLE_GENERATIVE_AI_API_KEY on the server or add Google Gemini with a key in Settings → Providers.',
+    compat: 'No OpenAI-compatible server: set OPENAI_COMPATIBLE_BASE_URL on the server or add one in Settings → Providers.',
+    ollama: 'Ollama is disabled on this server (OLLAMA_BASE_URL=off); add one in Settings → Providers to use it.',
   };
   for (const provider of PROVIDER_IDS) {
     it(provider, () => {
@@ -86,5 +86,60 @@ describe('resolveLanguageModel: what a provider without its configuration says',
   it('a refused browser base URL is a 400, named by the instance’s label', () => {
     const r = resolveLanguageModel({ provider: 'compat', model: 'm' }, readServerConfig({ OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:4010/v1', OPENAI_COMPATIBLE_NAME: 'Gateway' }), { baseUrl: 'http://169.254.169.254/v1' }, unused);
     expect(r).toMatchObject({ ok: false, reason: 'base_url_refused', providerLabel: 'Gateway' });
+  });
+});
+
+describe('resolveLanguageModel: providers entered in the browser', () => {
+  const unused = () => Promise.reject(new Error('no request expected'));
+
+  it('an OpenAI key from the browser goes to OpenAI’s own API; the server’s key stays home', async () => {
+    const { sent, secrets, sdk } = await firstRequest('openai', KEYS, { instance: 'k3x9', label: 'My OpenAI', apiKey: 'sk-browser-own' }, 'k3x9');
+    expect(sent.url).toBe('https://api.openai.com/v1/responses');
+    expect(sdk).toBe('openai.responses');
+    expect(secrets).toEqual(['sk-browser-own']);
+    expect(sent.headers.get('authorization')).toBe('Bearer sk-browser-own');
+  });
+
+  it('an OpenAI-compatible server by its base URL, with or without a key, never with the server’s', async () => {
+    const withKey = await firstRequest('compat', { ...KEYS, OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:4010/v1' }, { instance: 'a1', baseUrl: 'http://127.0.0.1:4099/v1', apiKey: 'b-key' }, 'a1');
+    expect(withKey.sent.url).toBe('http://127.0.0.1:4099/v1/chat/completions');
+    expect(withKey.sent.headers.get('authorization')).toBe('Bearer b-key');
+    const without = await firstRequest('compat', { ...KEYS, OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:4010/v1' }, { instance: 'a1', baseUrl: 'http://127.0.0.1:4099/v1' }, 'a1');
+    expect(without.sent.headers.get('authorization')).toBeNull();
+    expect(without.secrets).toEqual([]);
+  });
+
+  it('Ollama by the address the browser gave, spoken to under /v1', async () => {
+    const { sent } = await firstRequest('ollama', {}, { instance: 'o1', baseUrl: 'http://127.0.0.1:11434' }, 'o1');
+    expect(sent.url).toBe('http://127.0.0.1:11434/v1/chat/completions');
+  });
+
+  it('without the instance’s own settings nothing is used: not the server’s, not another instance’s', () => {
+    const config = readServerConfig({ ...KEYS, OPENAI_COMPATIBLE_BASE_URL: 'http://127.0.0.1:4010/v1' });
+    expect(resolveLanguageModel({ provider: 'compat', instance: 'a1', model: 'm' }, config, undefined, unused)).toMatchObject({ ok: false, reason: 'not_configured' });
+    expect(resolveLanguageModel({ provider: 'compat', instance: 'a1', model: 'm' }, config, { instance: 'b2', baseUrl: 'http://127.0.0.1:4099/v1' }, unused)).toMatchObject({
+      ok: false,
+      reason: 'not_configured',
+      message: expect.stringMatching(/entered in a browser/),
+    });
+    expect(resolveLanguageModel({ provider: 'openai', instance: 'a1', model: 'gpt-4o' }, config, { instance: 'a1', label: 'Mine' }, unused)).toMatchObject({
+      ok: false,
+      message: 'No OpenAI API key for Mine: enter one in Settings → Providers.',
+    });
+    expect(resolveLanguageModel({ provider: 'compat', instance: 'a1', model: 'm' }, config, { instance: 'a1', label: 'Mine' }, unused)).toMatchObject({
+      ok: false,
+      message: 'Mine has no base URL: enter its address in Settings → Providers.',
+    });
+  });
+
+  it('a browser base URL outside the policy is refused with the policy’s reason', () => {
+    const r = resolveLanguageModel({ provider: 'compat', instance: 'a1', model: 'm' }, readServerConfig({}), { instance: 'a1', label: 'LAN box', baseUrl: 'http://10.0.0.5:8000/v1' }, unused);
+    expect(r).toMatchObject({ ok: false, reason: 'base_url_refused', providerLabel: 'LAN box', message: expect.stringMatching(/10\.0\.0\.5 is not one \(see ALLOW_CLIENT_BASE_URLS\)/) });
+  });
+
+  it('settings of a browser-entered provider never reach the server’s own provider', async () => {
+    const { sent } = await firstRequest('openai', KEYS, { instance: 'a1', apiKey: 'sk-browser-own', baseUrl: 'http://127.0.0.1:4099/v1' });
+    expect(sent.url).toBe('https://api.openai.com/v1/responses');
+    expect(sent.headers.get('authorization')).toBe('Bearer sk-env-openai');
   });
 });

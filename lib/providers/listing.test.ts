@@ -56,7 +56,7 @@ describe('Ollama listing against a fake Ollama server', () => {
   it('uses num_ctx where the model sets it, else the served default (never more than trained)', async () => {
     const config = readServerConfig({ OLLAMA_BASE_URL: root, MODEL_CONTEXT_WINDOWS: 'ollama:tiny:latest=1000' });
     const res = await listModels(config, (i, init) => globalThis.fetch(i, init));
-    expect(res.providers.find((p) => p.id === 'ollama')).toEqual({ id: 'ollama', label: 'Ollama', configured: true, reachable: true });
+    expect(res.providers.find((p) => p.id === 'ollama')).toEqual({ id: 'ollama', label: 'Ollama', configured: true, reachable: true, state: 'connected' });
     expect(res.models).toEqual([
       { id: 'ollama:llama3.1:8b', provider: 'ollama', name: 'llama3.1:8b', contextWindow: 16384, contextWindowSource: 'provider' },
       { id: 'ollama:qwen3:32b', provider: 'ollama', name: 'qwen3:32b', contextWindow: OLLAMA_DEFAULT_NUM_CTX, contextWindowSource: 'fallback' },

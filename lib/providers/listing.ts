@@ -1,3 +1,4 @@
+import { browserInstance } from './browserInstance';
 import { resolveContextWindow, type ContextWindowSource } from './contextWindow';
 import { PROVIDER_IDS, PROVIDERS, defaultBaseUrl, type ListTimeoutClass, type ProviderId } from './descriptors';
 import { isConfigured, isInstanceConfigured, type ProviderInstance, type ServerConfig } from './env';
@@ -5,25 +6,42 @@ import { classifyProviderError, scrubSecrets } from './errors';
 import { createGuardedFetch, type FetchLike } from './guardedFetch';
 import { LIST_PROTOCOLS, type Listed } from './listProtocols';
 import { MAX_MODEL_ID_LENGTH, formatModelId } from './modelId';
+import type { ListProviderRequest } from './requests';
 
 /**
  * GET /api/models: which providers are set up, which models they actually
  * offer, and how large each model's window is. Providers are asked in
  * parallel, each with a short deadline, so one slow or absent provider (the
  * default Ollama probe on a machine without Ollama) costs at most its timeout.
+ * POST /api/models asks the same of one provider entered in the browser.
  */
+
+/**
+ * What the user is told about a provider:
+ * - connected: it listed its models;
+ * - not_configured: nothing to try (no key, no base URL, or a default probe nobody answered);
+ * - unreachable: set up, but asking failed (no answer, an error, a timeout);
+ * - key_rejected: it answered that the key is wrong;
+ * - refused: this server may not call the base URL the browser gave (ALLOW_CLIENT_BASE_URLS).
+ */
+export type ProviderState = 'connected' | 'not_configured' | 'unreachable' | 'key_rejected' | 'refused';
 
 export interface ProviderStatus {
   id: ProviderId;
+  /** The browser-entered provider this is; absent for the server's own. */
+  instance?: string;
   label: string;
   configured: boolean;
   reachable: boolean;
+  state: ProviderState;
   error?: string;
 }
 
 export interface ModelInfo {
   id: string;
   provider: ProviderId;
+  /** The browser-entered provider it belongs to (also the "@…" in its id). */
+  instance?: string;
   name: string;
   contextWindow: number;
   contextWindowSource: ContextWindowSource;
@@ -36,6 +54,13 @@ export interface ModelsResponse {
   defaultModel?: string;
   summarizerModel?: string;
   /** Configuration problems worth showing in Settings (never contain secrets). */
+  warnings?: string[];
+}
+
+/** POST /api/models: one browser-entered provider's status and models. */
+export interface ProviderListingResponse {
+  provider: ProviderStatus;
+  models: ModelInfo[];
   warnings?: string[];
 }
 
@@ -55,53 +80,65 @@ interface ProviderListing {
 }
 
 /**
- * One provider's status and models. The instance's own models (the
+ * One instance's status and models. The instance's own models (the
  * operator's list) are offered whether or not the server lists them; when a
  * configured provider cannot list, its descriptor's defaults are offered too,
- * so a hosted provider with a key stays usable when only its list endpoint fails.
+ * so a hosted provider with a key stays usable when only its list endpoint
+ * fails. Not when it rejected the key: then none of them would answer.
  */
-async function listProvider(id: ProviderId, instance: ProviderInstance | null, fetch: FetchLike, timeouts: ListTimeouts, secrets: string[]): Promise<ProviderListing> {
-  const d = PROVIDERS[id];
-  const label = instance?.label ?? d.label;
-  if (!isInstanceConfigured(instance)) return { status: { id, label, configured: false, reachable: false }, listed: [] };
+async function listInstance(
+  who: { id: ProviderId; instance?: string },
+  instance: ProviderInstance | null,
+  fetch: FetchLike,
+  timeouts: ListTimeouts,
+  secrets: string[],
+): Promise<ProviderListing> {
+  const d = PROVIDERS[who.id];
+  const base = { id: who.id, ...(who.instance ? { instance: who.instance } : {}), label: instance?.label ?? d.label };
+  if (!isInstanceConfigured(instance)) return { status: { ...base, configured: false, reachable: false, state: 'not_configured' }, listed: [] };
   const own: Listed[] = instance.models.map((name) => ({ name }));
   const timeoutMs = timeouts[`${d.listTimeout}Ms`];
   try {
     const listed = await LIST_PROTOCOLS[d.listing]({ baseUrl: instance.baseUrl, apiKey: instance.apiKey, official: instance.baseUrl === defaultBaseUrl(d) }, fetch, timeoutMs);
-    return { status: { id, label, configured: true, reachable: true }, listed: [...listed, ...own] };
+    return { status: { ...base, configured: true, reachable: true, state: 'connected' }, listed: [...listed, ...own] };
   } catch (e) {
-    const info = classifyProviderError(e, { provider: label, secrets });
-    const error = info.kind === 'aborted' ? `${label} did not answer within ${timeoutMs} ms.` : info.message;
-    const fallback: Listed[] = [...d.defaultModels.map((name) => ({ name })), ...own];
+    const info = classifyProviderError(e, { provider: base.label, secrets });
+    const error = info.kind === 'aborted' ? `${base.label} did not answer within ${timeoutMs} ms.` : info.message;
+    const rejected = info.kind === 'auth';
+    const fallback: Listed[] = [...(rejected ? [] : d.defaultModels.map((name) => ({ name }))), ...own];
     // A default probe failing (no Ollama on this machine) is not a configuration error.
-    if (!instance.explicit) return { status: { id, label, configured: false, reachable: false }, listed: fallback };
-    return { status: { id, label, configured: true, reachable: false, error: scrubSecrets(error, secrets) }, listed: fallback };
+    if (!instance.explicit) return { status: { ...base, configured: false, reachable: false, state: 'not_configured' }, listed: fallback };
+    return { status: { ...base, configured: true, reachable: false, state: rejected ? 'key_rejected' : 'unreachable', error: scrubSecrets(error, secrets) }, listed: fallback };
   }
+}
+
+/** The listed models as the picker shows them: sorted, deduplicated, sized, ids the routes accept. */
+function modelInfos(status: ProviderStatus, listed: Listed[], overrides: ReadonlyMap<string, number>, warnings: string[], seen = new Set<string>()): ModelInfo[] {
+  const models: ModelInfo[] = [];
+  let unusable = 0;
+  for (const l of [...listed].sort((a, b) => a.name.localeCompare(b.name))) {
+    const ref = { provider: status.id, model: l.name, ...(status.instance ? { instance: status.instance } : {}) };
+    const id = formatModelId(ref);
+    if (id.length > MAX_MODEL_ID_LENGTH) {
+      unusable++;
+      continue;
+    }
+    if (seen.has(id)) continue;
+    seen.add(id);
+    models.push({ id, provider: status.id, ...(status.instance ? { instance: status.instance } : {}), name: l.label ?? l.name, ...resolveContextWindow(ref, l, overrides) });
+  }
+  if (unusable) warnings.push(`${status.label} lists ${unusable} model${unusable > 1 ? 's' : ''} with an id longer than ${MAX_MODEL_ID_LENGTH} characters; left out, the chat routes accept no longer ids.`);
+  return models;
 }
 
 export async function listModels(config: ServerConfig, baseFetch: FetchLike, timeouts: ListTimeouts = DEFAULT_TIMEOUTS): Promise<ModelsResponse> {
   const fetch = createGuardedFetch(baseFetch, { trust: 'server' });
   const secrets = secretsOf(config);
-  const results = await Promise.all(PROVIDER_IDS.map((id) => listProvider(id, config.providers[id], fetch, timeouts, secrets)));
+  const results = await Promise.all(PROVIDER_IDS.map((id) => listInstance({ id }, config.providers[id], fetch, timeouts, secrets)));
 
-  const models: ModelInfo[] = [];
   const seen = new Set<string>();
   const warnings = [...config.warnings];
-  for (const { status, listed } of results) {
-    let unusable = 0;
-    for (const l of [...listed].sort((a, b) => a.name.localeCompare(b.name))) {
-      const ref = { provider: status.id, model: l.name };
-      const id = formatModelId(ref);
-      if (id.length > MAX_MODEL_ID_LENGTH) {
-        unusable++;
-        continue;
-      }
-      if (seen.has(id)) continue;
-      seen.add(id);
-      models.push({ id, provider: status.id, name: l.label ?? l.name, ...resolveContextWindow(ref, l, config.contextOverrides) });
-    }
-    if (unusable) warnings.push(`${status.label} lists ${unusable} model${unusable > 1 ? 's' : ''} with an id longer than ${MAX_MODEL_ID_LENGTH} characters; left out, the chat routes accept no longer ids.`);
-  }
+  const models = results.flatMap(({ status, listed }) => modelInfos(status, listed, config.contextOverrides, warnings, seen));
 
   const defaultModel = config.defaultModel ? formatModelId(config.defaultModel) : models[0]?.id;
   const summarizerModel = config.summarizerModel ? formatModelId(config.summarizerModel) : undefined;
@@ -112,6 +149,27 @@ export async function listModels(config: ServerConfig, baseFetch: FetchLike, tim
     ...(summarizerModel ? { summarizerModel } : {}),
     ...(warnings.length ? { warnings } : {}),
   };
+}
+
+/**
+ * One provider entered in the browser, asked through this server: the same
+ * listing as the environment's providers, with the browser's key (never the
+ * server's) and its base URL only where ALLOW_CLIENT_BASE_URLS lets the
+ * server go. Every request the listing makes is checked again (guardedFetch).
+ */
+export async function listBrowserProvider(req: ListProviderRequest, config: ServerConfig, baseFetch: FetchLike, timeouts: ListTimeouts = DEFAULT_TIMEOUTS): Promise<ProviderListingResponse> {
+  const who = { id: req.provider, instance: req.instance };
+  const b = browserInstance(req.provider, req, config.clientBaseUrls);
+  if (!b.ok) {
+    const state: ProviderState = b.reason === 'base_url_refused' ? 'refused' : 'not_configured';
+    return { provider: { ...who, label: b.label, configured: b.reason === 'base_url_refused', reachable: false, state, error: b.message }, models: [] };
+  }
+  const fetch = b.trust === 'client' ? createGuardedFetch(baseFetch, { trust: 'client', policy: config.clientBaseUrls }) : createGuardedFetch(baseFetch, { trust: 'server' });
+  const secrets = b.instance.apiKey ? [b.instance.apiKey] : [];
+  const { status, listed } = await listInstance(who, b.instance, fetch, timeouts, secrets);
+  const warnings: string[] = [];
+  const models = modelInfos(status, listed, new Map(), warnings);
+  return { provider: status, models, ...(warnings.length ? { warnings } : {}) };
 }
 
 /** Fingerprint of what the listing depends on; FNV-1a so keys never sit in a cache key in clear. */

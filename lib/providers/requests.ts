@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { chatMessageSchema, usageSchema } from '@/lib/session/schema';
 import type { Usage } from '@/lib/session/types';
-import { MAX_MODEL_ID_LENGTH } from './modelId';
+import { PROVIDER_IDS, type ProviderId } from './descriptors';
+import { INSTANCE_ID, MAX_MODEL_ID_LENGTH } from './modelId';
 
 /**
  * Bodies of POST /api/chat and POST /api/summarize, and the metadata the
@@ -9,15 +10,35 @@ import { MAX_MODEL_ID_LENGTH } from './modelId';
  * (types, and parsing the metadata it receives).
  */
 
+const clientFields = {
+  apiKey: z.string().max(4096).optional(),
+  baseUrl: z.string().max(2048).optional(),
+};
+
 const clientSchema = z
   .object({
-    apiKey: z.string().max(4096).optional(),
-    baseUrl: z.string().max(2048).optional(),
+    /** The browser-entered provider these belong to (the "@id" of its model ids); absent in the older form, a key or base URL for the server's provider. */
+    instance: z.string().regex(INSTANCE_ID).optional(),
+    /** Its name, for messages. */
+    label: z.string().max(100).optional(),
+    ...clientFields,
   })
   .strict();
 
-/** A key or base URL the user typed in Settings, sent along with the request that uses it. */
+/** A provider's key or base URL from this browser's Settings, sent along with the request that uses it. */
 export type ClientCredentials = z.infer<typeof clientSchema>;
+
+/** POST /api/models: list one browser-entered provider's models through this server. */
+export const listProviderRequestSchema = z
+  .object({
+    provider: z.enum(PROVIDER_IDS as [ProviderId, ...ProviderId[]]),
+    instance: z.string().regex(INSTANCE_ID),
+    label: z.string().trim().min(1).max(100),
+    ...clientFields,
+  })
+  .strict();
+
+export type ListProviderRequest = z.infer<typeof listProviderRequestSchema>;
 
 const contextItemSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('message'), entryId: z.string(), message: chatMessageSchema }),

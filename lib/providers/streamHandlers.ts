@@ -8,7 +8,7 @@ import { PROVIDER_IDS } from './descriptors';
 import { resolveLanguageModel } from './factory';
 import type { FetchLike } from './guardedFetch';
 import { contextToModelMessages } from './modelMessages';
-import { formatModelId, parseModelId, type ModelRef } from './modelId';
+import { formatModelId, parseModelId, qualifierOf, type ModelRef } from './modelId';
 import { chatRequestSchema, describeZodError, summarizeRequestSchema, type ClientCredentials, type FinishReason, type StreamMetadata } from './requests';
 
 /**
@@ -191,7 +191,7 @@ export async function handleSummarize(request: Request, deps: ServerDeps): Promi
   if (!ref) return badRequest('No model to summarise with: pass model, or set SUMMARIZER_MODEL or DEFAULT_MODEL on the server.');
 
   // Credentials typed for one provider must not travel to another when the server substitutes SUMMARIZER_MODEL.
-  const client = namedRef && namedRef.provider === ref.provider ? req.client : undefined;
+  const client = namedRef && qualifierOf(namedRef) === qualifierOf(ref) ? req.client : undefined;
 
   return runModel({
     request,

@@ -133,6 +133,8 @@ export const sessionMetaSchema = z.looseObject({
   leafId: z.string().nullable(),
   model: z.string().optional(),
   systemPrompt: z.string().optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  maxOutputTokens: z.number().int().positive().max(1_000_000).optional(),
   compaction: compactionSettingsSchema.partial().optional(),
   source: z
     .object({ format: z.string(), fileName: z.string().optional(), hash: z.string().optional(), originalId: z.string().optional() })

@@ -291,7 +291,12 @@ export interface SessionMeta {
   leafId: EntryId | null;
   /** Qualified model id "provider:model". */
   model?: string;
+  /** Instructions sent with every request of this session; empty or absent: the defaults from Settings. */
   systemPrompt?: string;
+  /** Sampling temperature (0–2) of this session's requests; absent: the default. */
+  temperature?: number;
+  /** Longest reply this session asks for, in tokens; absent: the default (the provider's own when none is set). */
+  maxOutputTokens?: number;
   /** Overrides of the global compaction settings for this session. */
   compaction?: Partial<CompactionSettings>;
   source?: SessionSource;

@@ -149,4 +149,29 @@ describe('calibration across reloads', () => {
     const next = second.append('s', [clone(u3), clone(reply3)]).calibration!;
     expect(next.samples).toBe(3);
   });
+
+  it('a new system prompt counts at once: replies reported under the old one stop anchoring the figure until the next reply', async () => {
+    const api = createTokensService();
+    const b = new TreeBuilder();
+    const u1 = b.user('Explain the context meter in two sentences.');
+    const reply = b.assistant('The meter shows tokens.', undefined, { usage: { input: 40, output: 9 }, status: 'complete' });
+    const model = 'openai:gpt-4o';
+    const before = await api.loadPath('s', [clone(u1), clone(reply)], { model });
+    expect(before.figure).toMatchObject({ source: 'usage+estimate', tokens: 49 });
+
+    const prompt = 'You are a ship captain. Answer every question briefly, in plain words, and never use jargon of any kind.';
+    const after = await api.loadPath('s', [clone(u1), clone(reply)], { model, systemPrompt: prompt });
+    // The usage of 49 measured a request without this prompt: the figure is counted again, the prompt in it.
+    expect(after.figure.source).toBe('estimate');
+    const unreported: MessageEntry = { ...(reply as MessageEntry), message: { ...(reply.message as AssistantMessage), usage: undefined } };
+    const withoutPrompt = (await createTokensService().loadPath('x', [clone(u1), unreported], { model })).figure.tokens;
+    expect(after.figure.tokens).toBe(withoutPrompt + o200k.encode(prompt).length + MESSAGE_OVERHEAD);
+
+    // A reply under the new prompt measures it: usage anchors the figure again.
+    const u2 = b.user('And the cut point?');
+    const reply2 = b.assistant('It keeps recent tokens.', undefined, { usage: { input: 120, output: 7 }, status: 'complete' });
+    expect(api.append('s', [clone(u2), clone(reply2)]).figure).toMatchObject({ source: 'usage+estimate', usageTokens: 127 });
+    // The same prompt again changes nothing.
+    expect((await api.loadPath('s', [clone(u1), clone(reply), clone(u2), clone(reply2)], { model, systemPrompt: prompt })).figure).toMatchObject({ source: 'usage+estimate', usageTokens: 127 });
+  });
 });

@@ -65,6 +65,8 @@ interface SessionState {
   pending: { id: EntryId; tokens: TokenCache }[];
   /** Replies already folded into the calibration (an update may repeat one). */
   sampled: Set<EntryId>;
+  /** Replies whose usage was reported under an earlier system prompt (see staleAfterPromptChange). */
+  staleUsage: Set<EntryId>;
 }
 
 /** Sessions kept in memory; the least recently used one is dropped beyond this. */
@@ -100,7 +102,23 @@ export function createTokensService() {
     return s;
   }
 
+  /**
+   * A reply's reported usage measured its request, system prompt included.
+   * When the system prompt changes, the replies known so far measured the old
+   * one: the figure must not rest on them (it would show the old prompt's
+   * size) until a reply reports under the new one. Known for the life of this
+   * worker; a fresh one (a reload) trusts them again until the next reply.
+   */
+  function staleAfterPromptChange(prev: SessionState | undefined, path: readonly SessionEntry[], opts: SessionTokenOptions): Set<EntryId> {
+    const stale = new Set(prev?.staleUsage ?? []);
+    if (prev && (prev.opts.systemPrompt ?? '') !== (opts.systemPrompt ?? '')) {
+      for (const e of [...prev.index.entries(), ...path]) if (usableUsage(e)) stale.add(e.id);
+    }
+    return stale;
+  }
+
   async function build(sessionKey: string, path: readonly SessionEntry[], opts: SessionTokenOptions): Promise<SessionState> {
+    const staleUsage = staleAfterPromptChange(sessions.get(sessionKey), path, opts);
     const info = tokenizerFor(opts.model);
     await loadEncoding(info.encoding);
     if (opts.calibration && !info.exact) calibrations.set(opts.model, opts.calibration);
@@ -117,9 +135,10 @@ export function createTokensService() {
     const index = new PathTokenIndex(counter, {
       calibration: indexCalibration(info, opts.model),
       requestTokens: requestTokens(opts, info.encoding),
+      staleUsage,
     });
     for (const e of path) index.push(e);
-    const s: SessionState = { opts, info, index, pending, sampled: new Set() };
+    const s: SessionState = { opts, info, index, pending, sampled: new Set(), staleUsage };
     sessions.delete(sessionKey);
     sessions.set(sessionKey, s);
     while (sessions.size > MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);

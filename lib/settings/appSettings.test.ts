@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_COMPACTION_SETTINGS } from '@/lib/session/types';
 import { DEFAULT_APP_SETTINGS, effectiveCompactionSettings, mergeAppSettings, readAppSettings } from './appSettings';
+import { describeChatSettings, effectiveChatSettings, parseChatForm, toChatForm } from './chatSettings';
 import { parseCompactionForm, toCompactionForm } from './compactionForm';
 
 describe('readAppSettings', () => {
@@ -18,6 +19,8 @@ describe('readAppSettings', () => {
     expect(read).toEqual({
       summarizerModel: 'openai:gpt-4o-mini',
       branchLeaveDefault: DEFAULT_APP_SETTINGS.branchLeaveDefault,
+      chat: {},
+      contextWindows: {},
       compaction: {
         ...DEFAULT_COMPACTION_SETTINGS,
         enabled: false,
@@ -65,5 +68,39 @@ describe('the compaction form', () => {
     expect(parseCompactionForm({ ...form, reserveTokens: '' })).toEqual({ ok: false, error: 'Reserve tokens must be a whole number ≥ 0.' });
     expect(parseCompactionForm({ ...form, thresholdPercent: '120' })).toEqual({ ok: false, error: 'Threshold must be at most 100 %.' });
     expect(parseCompactionForm({ ...form, thresholdPercent: '' })).toMatchObject({ ok: true });
+  });
+});
+
+describe('chat defaults and context windows, as stored', () => {
+  it('keeps each valid field and entry, drops the rest', () => {
+    const read = readAppSettings({
+      chat: { systemPrompt: 'Be brief.', temperature: 3, maxOutputTokens: 1024.5 },
+      contextWindows: { 'ollama:llama3.1:8b': 32768, 'compat@k3x9:mock-large': 100000, 'nonsense id': 5, 'openai:gpt-4o': -1, 'google:gemini-2.5-pro': '1M' },
+    });
+    expect(read.chat).toEqual({ systemPrompt: 'Be brief.' });
+    expect(read.contextWindows).toEqual({ 'ollama:llama3.1:8b': 32768, 'compat@k3x9:mock-large': 100000 });
+    expect(readAppSettings({ chat: 'x', contextWindows: [1, 2] })).toMatchObject({ chat: {}, contextWindows: {} });
+  });
+});
+
+describe('chat settings', () => {
+  it('the session’s own value wins, field by field; an empty prompt follows the default', () => {
+    const defaults = { systemPrompt: 'Default voice.', temperature: 0.7 };
+    expect(effectiveChatSettings(defaults, { systemPrompt: 'Session voice.', maxOutputTokens: 300 })).toEqual({ systemPrompt: 'Session voice.', temperature: 0.7, maxOutputTokens: 300 });
+    expect(effectiveChatSettings(defaults, { systemPrompt: '  ', temperature: 0 })).toEqual({ systemPrompt: 'Default voice.', temperature: 0 });
+    expect(effectiveChatSettings({}, null)).toEqual({});
+  });
+
+  it('the form: empty fields are not set, bad ones are named', () => {
+    expect(parseChatForm({ systemPrompt: ' ', temperature: '', maxOutputTokens: '' })).toEqual({ ok: true, value: {} });
+    expect(parseChatForm({ systemPrompt: 'Hi', temperature: '0,5', maxOutputTokens: '4,096' })).toEqual({ ok: true, value: { systemPrompt: 'Hi', temperature: 0.5, maxOutputTokens: 4096 } });
+    expect(parseChatForm({ systemPrompt: '', temperature: '2.5', maxOutputTokens: '' })).toEqual({ ok: false, error: 'Temperature must be a number from 0 to 2.' });
+    expect(parseChatForm({ systemPrompt: '', temperature: '', maxOutputTokens: '0' })).toMatchObject({ ok: false, error: expect.stringMatching(/^Max output tokens/) });
+    expect(toChatForm({ temperature: 0, maxOutputTokens: 10 })).toEqual({ systemPrompt: '', temperature: '0', maxOutputTokens: '10' });
+  });
+
+  it('says in a few words what is set', () => {
+    expect(describeChatSettings({})).toBe('defaults');
+    expect(describeChatSettings({ systemPrompt: 'x', temperature: 0.2, maxOutputTokens: 4096 })).toBe('instructions · temperature 0.2 · max 4,096 tokens');
   });
 });

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { MAX_MODEL_ID_LENGTH, parseModelId } from '@/lib/providers/modelId';
 import { compactionSettingsSchema } from '@/lib/session/schema';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings, type SessionMeta } from '@/lib/session/types';
+import { readChatSettings, type ChatSettings } from './chatSettings';
 
 /**
  * The app's global settings: their shape, defaults, how a stored value is
@@ -18,13 +20,22 @@ export interface AppSettings {
   summarizerModel: string;
   /** Skip the "summarise the branch you leave?" question and do this instead. */
   branchLeaveDefault: BranchLeaveDefault;
+  /** Instructions, temperature and reply length for sessions that set none of their own. */
+  chat: ChatSettings;
+  /** Context windows the user set, by qualified model id: they know their deployment (a local server's configured context). */
+  contextWindows: Record<string, number>;
 }
 
 export const DEFAULT_APP_SETTINGS: AppSettings = {
   compaction: DEFAULT_COMPACTION_SETTINGS,
   summarizerModel: '',
   branchLeaveDefault: 'ask',
+  chat: {},
+  contextWindows: {},
 };
+
+/** The largest window anyone could mean; a typo with three zeros too many is refused. */
+export const MAX_CONTEXT_WINDOW = 100_000_000;
 
 const FIELDS = {
   summarizerModel: z.string().max(300),
@@ -43,6 +54,17 @@ function readCompaction(raw: unknown): CompactionSettings {
   return out;
 }
 
+/** Each entry on its own: a model id and a whole number of tokens, or it is left out. */
+function readContextWindows(raw: unknown): Record<string, number> {
+  const out: Record<string, number> = {};
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return out;
+  for (const [id, n] of Object.entries(raw as Record<string, unknown>)) {
+    if (id.length > MAX_MODEL_ID_LENGTH || !parseModelId(id)) continue;
+    if (typeof n === 'number' && Number.isInteger(n) && n > 0 && n <= MAX_CONTEXT_WINDOW) out[id] = n;
+  }
+  return out;
+}
+
 /** A stored settings value (anything) as valid settings: known fields that pass validation, defaults for the rest. */
 export function readAppSettings(raw: unknown): AppSettings {
   const obj = raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {};
@@ -52,10 +74,12 @@ export function readAppSettings(raw: unknown): AppSettings {
     compaction: readCompaction(obj.compaction),
     summarizerModel: summarizerModel.success ? summarizerModel.data : DEFAULT_APP_SETTINGS.summarizerModel,
     branchLeaveDefault: branchLeaveDefault.success ? branchLeaveDefault.data : DEFAULT_APP_SETTINGS.branchLeaveDefault,
+    chat: readChatSettings(obj.chat),
+    contextWindows: readContextWindows(obj.contextWindows),
   };
 }
 
-/** Applies a change to the current settings; what the change leaves out stays as it was. */
+/** Applies a change to the current settings; what the change leaves out stays as it was (`chat` and `contextWindows` are replaced whole). */
 export function mergeAppSettings(current: AppSettings, patch: Partial<AppSettings>): AppSettings {
   return readAppSettings({ ...current, ...patch, compaction: { ...current.compaction, ...patch.compaction } });
 }

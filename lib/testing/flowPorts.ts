@@ -6,7 +6,10 @@ import type { ChatStreamResult, ChatTurnRequest, StreamHandlers } from '@/lib/ch
 import { languageModelSummarizer } from '@/lib/testing/languageModelSummarizer';
 import { createFormatsService } from '@/lib/formats/service';
 import type { AppFlows } from '@/lib/flows/app';
-import type { FlowPorts, ModelTransport, Notifier, StreamLocks, TokensPort } from '@/lib/flows/ports';
+import type { FlowPorts, ModelTransport, Notifier, StreamLocks, TextRequest, TokensPort } from '@/lib/flows/ports';
+import { credentialsOf } from '@/lib/providers/browserProviders';
+import { readServerConfig, type EnvLike } from '@/lib/providers/env';
+import { listBrowserProvider } from '@/lib/providers/listing';
 import type { SessionEnv } from '@/lib/flows/session';
 import { createTokensService } from '@/lib/sessionTokens/service';
 import type { ModelInfo } from '@/lib/providers/listing';
@@ -43,22 +46,54 @@ export interface ScriptedTransport extends ModelTransport {
   chatRequests: ChatTurnRequest[];
   /** The summarizer prompts received, in order. */
   summaryPrompts: string[];
+  /** The short-text requests (titles) received, in order. */
+  textRequests: TextRequest[];
   script(...replies: ScriptedReply[]): void;
+}
+
+export interface ScriptedTransportOptions {
+  summary?: (prompt: string) => string;
+  summaryDelayMs?: number;
+  /**
+   * What the model answers to a short-text request (a title), through an
+   * ai/test mock model; throw to make the call fail. Without it the call
+   * fails, as it does with no model behind it.
+   */
+  text?: (req: { system: string; prompt: string }) => string;
+  /** The app server's environment for provider listings: they run the server's own listing code, over real HTTP. */
+  serverEnv?: EnvLike;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export function scriptedTransport(opts: { summary?: (prompt: string) => string; summaryDelayMs?: number } = {}): ScriptedTransport {
+export function scriptedTransport(opts: ScriptedTransportOptions = {}): ScriptedTransport {
   const queue: ScriptedReply[] = [];
   const chatRequests: ChatTurnRequest[] = [];
   const summaryPrompts: string[] = [];
+  const textRequests: TextRequest[] = [];
   const summaryText =
     opts.summary ??
     (() => '## Goal\nKeep the conversation going.\n\n## Progress\n- Scripted summary of the earlier messages.\n\n## Next Steps\n1. Continue.');
   return {
     chatRequests,
     summaryPrompts,
+    textRequests,
     script: (...replies) => void queue.push(...replies),
+    async completeText(req, signal) {
+      textRequests.push(structuredClone(req));
+      const answer = opts.text;
+      if (!answer) throw new Error('No model answers short texts in this test.');
+      // Asked first, so a test's failure reaches the caller as a rejection rather than through the SDK's error logging.
+      const output = answer({ system: req.system, prompt: req.prompt });
+      const { model } = scriptedModel(() => output);
+      const summarizer = languageModelSummarizer(model, { modelName: req.model });
+      const out = await summarizer.complete({ system: req.system, prompt: req.prompt, maxOutputTokens: req.maxOutputTokens, purpose: 'compaction' }, { signal });
+      return out.text;
+    },
+    async listProvider(p) {
+      const config = readServerConfig(opts.serverEnv ?? { OLLAMA_BASE_URL: 'off' });
+      return listBrowserProvider({ provider: p.provider, ...credentialsOf(p) }, config, (input, init) => globalThis.fetch(input, init));
+    },
     async streamChat(req: ChatTurnRequest, h: StreamHandlers): Promise<ChatStreamResult> {
       chatRequests.push(structuredClone(req));
       const reply = queue.shift() ?? { text: `Echo: ${chatRequests.length}` };

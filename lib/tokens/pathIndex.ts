@@ -214,12 +214,16 @@ export class PathTokenIndex {
   /** Raw tokens every request carries besides the path: system prompt, reply priming. */
   private requestText: number;
 
+  /** Replies whose reported usage measured a request that no longer exists (another system prompt): not anchors. */
+  private readonly staleUsage: ReadonlySet<EntryId>;
+
   constructor(
     private readonly counter: IndexCounter,
-    opts: { calibration?: IndexCalibration; requestTokens?: number } = {},
+    opts: { calibration?: IndexCalibration; requestTokens?: number; staleUsage?: ReadonlySet<EntryId> } = {},
   ) {
     this.cal = opts.calibration ?? { factor: 1, offset: 0, approximate: false };
     this.requestText = opts.requestTokens ?? 0;
+    this.staleUsage = opts.staleUsage ?? new Set();
     this.compAt.a[0] = -1;
     this.anchorAt.a[0] = -1;
   }
@@ -283,7 +287,7 @@ export class PathTokenIndex {
     } else if (entry.type === 'model_change') {
       anchor = -1; // another model's usage is in another tokenizer's units
     } else if (usableUsage(entry)) {
-      anchor = i;
+      anchor = this.staleUsage.has(entry.id) ? -1 : i;
     }
 
     const f = this.cal.factor;
@@ -453,7 +457,7 @@ export class PathTokenIndex {
     for (let i = n - 1; i >= 0; i--) {
       const e = this.path[i]!;
       if (e.type === 'compaction' && !this.summaries.get(e.id)?.undone) return -1;
-      if (e.type === 'model_change') return -1;
+      if (e.type === 'model_change' || this.staleUsage.has(e.id)) return -1;
       if (e.type === 'summary_revision') {
         const t = this.pos.get(e.targetId);
         if (t !== undefined) firstRevisedTarget = Math.min(firstRevisedTarget, t);
