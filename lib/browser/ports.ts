@@ -1,6 +1,7 @@
 import { browserSessionStore } from '@/lib/db';
-import type { FlowPorts, FormatsPort, Notifier, TokensPort } from '@/lib/flows/ports';
+import type { FlowPorts, FormatsPort, Notifier, SearchPort, TokensPort } from '@/lib/flows/ports';
 import { getFormatsClient, progressProxy } from '@/workers/formatsClient';
+import { getSearchClient } from '@/workers/searchClient';
 import { getTokensClient } from '@/workers/tokensClient';
 import { webStreamLocks } from './locks';
 import { routeTransport } from './routeTransport';
@@ -8,7 +9,7 @@ import { saveFile } from './saveFile';
 import { browserStorageQuota } from './storageQuota';
 
 /**
- * The flows' ports in a browser tab: IndexedDB, the two workers, the app's
+ * The flows' ports in a browser tab: IndexedDB, the three workers, the app's
  * own routes, Web Locks, file downloads. The workers start on first use, not
  * here: this also runs while the server renders the page, where there are none.
  */
@@ -22,6 +23,11 @@ const formats: FormatsPort = {
   exportAll: (snapshots) => getFormatsClient().exportAll(snapshots),
 };
 
+const search: SearchPort = {
+  sync: () => getSearchClient().sync(),
+  search: (query, opts) => getSearchClient().search(query, opts),
+};
+
 export function createBrowserPorts(notify: Notifier): FlowPorts {
-  return { store: browserSessionStore, tokens, formats, transport: routeTransport, locks: webStreamLocks, notify, saveFile, quota: browserStorageQuota };
+  return { store: browserSessionStore, tokens, formats, search, transport: routeTransport, locks: webStreamLocks, notify, saveFile, quota: browserStorageQuota };
 }

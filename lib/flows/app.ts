@@ -1,4 +1,5 @@
 import { errorMessage } from '@/lib/errors';
+import type { SearchResults, SyncReport } from '@/lib/search/service';
 import type { SummaryEntry } from '@/lib/session/revisions';
 import type { AppSettings } from '@/lib/settings/appSettings';
 import { DEFAULT_COMPACTION_SETTINGS, type EntryId, type SessionEntry, type StoredSession, type UserContent } from '@/lib/session/types';
@@ -150,4 +151,22 @@ export class AppFlows {
   exportSession = (sessionId: string, title: string, format: ExportFormat) => exportSession(this.ports, sessionId, title, format);
   exportEverything = () => exportEverything(this.ports);
   checkStorageHealth = (cancelled?: () => boolean) => checkStorageHealth(this.ports, cancelled);
+
+  /** Messages and titles across every session; the index catches up with storage first. */
+  search = async (query: string, opts?: { limit?: number }): Promise<SearchResults | null> => {
+    try {
+      return await this.ports.search.search(query, opts);
+    } catch (err) {
+      this.ports.notify.error(`Search failed: ${errorMessage(err)}`);
+      return null;
+    }
+  };
+  /** Builds or refreshes the search index ahead of the first query. */
+  warmSearch = async (): Promise<SyncReport | null> => {
+    try {
+      return await this.ports.search.sync();
+    } catch {
+      return null; // the search itself will say what went wrong
+    }
+  };
 }

@@ -1,6 +1,7 @@
 import type { ChatStreamResult, ChatTurnRequest, StreamHandlers } from '@/lib/chat/turn';
 import type { TextSummarizer } from '@/lib/compaction/summarizer';
 import type { ExportKind } from '@/lib/formats/service';
+import type { SearchService } from '@/lib/search/service';
 import type { ImportResult } from '@/lib/formats/types';
 import type { ClientCredentials } from '@/lib/providers/requests';
 import type { AppSettings } from '@/lib/settings/appSettings';
@@ -63,6 +64,8 @@ export interface FormatsPort {
   exportAll(snapshots: SessionSnapshot[]): Promise<Uint8Array>;
 }
 
+/** Full-text search across every session (lib/search/service.ts), kept in its own worker; every call is asynchronous already. */
+export type SearchPort = SearchService;
 
 /** The models, reached through the app's own server. */
 export interface ModelTransport {
@@ -105,6 +108,7 @@ export interface FlowPorts {
   store: SessionStore;
   tokens: TokensPort;
   formats: FormatsPort;
+  search: SearchPort;
   transport: ModelTransport;
   locks: StreamLocks;
   notify: Notifier;
