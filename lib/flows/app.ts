@@ -4,6 +4,7 @@ import type { SummaryEntry } from '@/lib/session/revisions';
 import type { AppSettings } from '@/lib/settings/appSettings';
 import { DEFAULT_COMPACTION_SETTINGS, type EntryId, type SessionEntry, type StoredSession, type UserContent } from '@/lib/session/types';
 import { arriveAt, leavesBranch, type LeaveChoice } from './branch';
+import { draftRow } from './draft';
 import { changeModel, editAndResend, regenerateReply, send, stop, switchSibling } from './chat';
 import { compactSession, previewCompaction, type CompactRequest } from './compaction';
 import { exportEverything, exportSession, type ExportFormat } from './exportSessions';
@@ -34,8 +35,9 @@ export class SessionFlows implements SessionHandle {
     readonly sessionId: string,
     readonly ports: FlowPorts,
     readonly runs: RunRegistry,
+    opts: { draft?: boolean } = {},
   ) {
-    this.live = new LiveSession(sessionId, ports.store);
+    this.live = new LiveSession(sessionId, ports.store, opts.draft ? draftRow(sessionId, ports.now?.() ?? Date.now()) : undefined);
     this.sync = new TokenSync(sessionId, ports.tokens, ports.store);
   }
 
@@ -96,11 +98,14 @@ export class AppFlows {
 
   constructor(readonly ports: FlowPorts) {}
 
-  /** The flows of one session; the same object for the life of the page, so its live tree is loaded once. */
-  session(id: string): SessionFlows {
+  /**
+   * The flows of one session; the same object for the life of the page, so its live tree is loaded once.
+   * `draft`: a new session that is stored only when its first message is (draft.ts).
+   */
+  session(id: string, opts: { draft?: boolean } = {}): SessionFlows {
     let s = this.open.get(id);
     if (!s) {
-      s = new SessionFlows(id, this.ports, this.runs);
+      s = new SessionFlows(id, this.ports, this.runs, opts);
       this.open.set(id, s);
     }
     return s;
