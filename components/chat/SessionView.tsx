@@ -22,9 +22,11 @@ import { Composer } from './Composer';
 import { MessageList } from './MessageList';
 import { PANELS } from './panels';
 import { RunStatus } from './RunStatus';
+import { useSessionKeyboard } from '@/components/keyboard/useSessionKeyboard';
 
 export function SessionView({ sessionId }: { sessionId: string }) {
-  const session = useFlows().session(sessionId);
+  const isDraft = useUi((s) => s.draft && s.sessionId === sessionId);
+  const session = useFlows().session(sessionId, { draft: isDraft });
   const { state, context, labels } = useLiveSession(session);
   const { data: models } = useModels();
   const appSettings = useAppSettings();
@@ -76,6 +78,17 @@ export function SessionView({ sessionId }: { sessionId: string }) {
     [session],
   );
 
+  const busy = run !== undefined;
+  const panel = PANELS.find((p) => p.id === sidePanel);
+  useSessionKeyboard({
+    session,
+    state,
+    panelOpen: panel !== undefined,
+    canCompact: !busy && context.path.length > 0,
+    openCompact: () => setCompactOpen(true),
+    scrollTo: messageActions.onJumpTo,
+  });
+
   if (state.status === 'loading') return <div className="fullpage-message muted">Loading session…</div>;
   if (state.status === 'missing') return <div className="fullpage-message">This session does not exist any more (deleted in another tab?).</div>;
   if (state.status === 'error')
@@ -85,8 +98,6 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       </div>
     );
 
-  const busy = run !== undefined;
-  const panel = PANELS.find((p) => p.id === sidePanel);
   const panelProps = { session, state, context, labels, busy, onJumpTo: messageActions.onJumpTo };
   return (
     <div className="session-layout">
@@ -104,7 +115,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
               {p.label}
             </button>
           ))}
-          <ExportButton sessionId={sessionId} title={state.row?.title ?? 'session'} />
+          {!state.draft && <ExportButton sessionId={sessionId} title={state.row?.title ?? 'session'} />}
         </header>
         <MessageList tree={state.tree} context={context} labels={labels} run={run} actions={messageActions} scrollToId={scrollTo} />
         {run && run.kind !== 'reply' && !compactOpen && <RunStatus run={run} />}
@@ -122,7 +133,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         />
       </div>
       {panel && (
-        <aside className="side-panel" aria-label={`${panel.label} panel`}>
+        <aside className="side-panel" data-side-panel aria-label={`${panel.label} panel`}>
           <header>
             <h2>{panel.title}</h2>
             <button type="button" className="icon-btn" aria-label="Close panel" onClick={() => setSidePanel(null)}>

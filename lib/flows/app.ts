@@ -16,6 +16,7 @@ import { saveSettings, type SettingsChange } from './settings';
 import { checkStorageHealth } from './storageHealth';
 import type { SessionEnv, SessionHandle } from './session';
 import { forkHere, repairInterrupted, setLabel } from './sessionTools';
+import { showEntry } from './showEntry';
 import { regenerateSummary, saveEdit, setUndone } from './summaryRevisions';
 import { syncTokens } from './summaryPipeline';
 import { TokenSync } from './tokenSync';
@@ -83,6 +84,7 @@ export class SessionFlows implements SessionHandle {
   arriveAt = (target: EntryId | null, choice: LeaveChoice) => arriveAt(this, target, choice);
   setLabel = (targetId: EntryId, label: string | null) => setLabel(this, targetId, label);
   forkHere = () => forkHere(this);
+  showEntry = (entryId: EntryId) => showEntry(this, entryId);
   repairInterrupted = (opts?: Parameters<typeof repairInterrupted>[1]) => repairInterrupted(this, opts);
 
   setSummaryUndone = (target: SummaryEntry, undone: boolean) => setUndone(this, target, undone);
