@@ -121,6 +121,9 @@ describe('search service', () => {
 
     await store.renameSession(row.id, 'Marsupial questions');
     expect((await search.search('marsupial')).hits).toMatchObject([{ sessionId: row.id, kind: 'title' }]);
+    // Found by a message as well as by the title: listed once, at the message.
+    await store.renameSession(row.id, 'Quokkas');
+    expect((await search.search('quokkas')).hits).toMatchObject([{ sessionId: row.id, entryId: user!.id }]);
 
     // Another tab: its own connection to the same database.
     const other = createSessionStore(new AppDB(name));

@@ -208,7 +208,10 @@ export function createSearchService(source: SearchSource, opts: { now?: () => nu
         timestamp: entry.timestamp,
       });
     }
-    return { query, hits, total: results.length };
+    // A session found by its messages is not listed again for its title: the messages say more.
+    const byMessage = new Set(hits.flatMap((h) => (h.entryId !== null ? [h.sessionId] : [])));
+    const shown = hits.filter((h) => h.entryId !== null || !byMessage.has(h.sessionId));
+    return { query, hits: shown, total: results.length - (hits.length - shown.length) };
   }
 
   return { sync, search };
