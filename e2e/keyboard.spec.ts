@@ -10,9 +10,15 @@ async function storedSessions(page: Page): Promise<number> {
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
           const db = open.result;
-          if (!db.objectStoreNames.contains('sessions')) return resolve(0);
+          if (!db.objectStoreNames.contains('sessions')) {
+            db.close();
+            return resolve(0);
+          }
           const count = db.transaction('sessions').objectStore('sessions').count();
-          count.onsuccess = () => resolve(count.result);
+          count.onsuccess = () => {
+            db.close();
+            resolve(count.result);
+          };
           count.onerror = () => reject(count.error);
         };
       }),

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
@@ -36,6 +36,27 @@ const importFile = async (page: Page, file: string) => {
   await page.getByLabel('Import file').setInputFiles(join(FIXTURES, file));
   await expect(page.getByText(new RegExp(`Imported \\d+ sessions? from ${file.replace(/\./g, '\\.')}`))).toBeVisible({ timeout: 30_000 });
 };
+
+/** Sessions in the search index's stored copy (its own database), 0 before one is written. */
+const storedIndexSessions = (page: Page) =>
+  page.evaluate(
+    () =>
+      new Promise<number>((resolve) => {
+        const open = indexedDB.open('longctx-search');
+        open.onerror = () => resolve(0);
+        open.onsuccess = () => {
+          const db = open.result;
+          const done = (n: number) => {
+            db.close();
+            resolve(n);
+          };
+          if (!db.objectStoreNames.contains('index')) return done(0);
+          const get = db.transaction('index').objectStore('index').get('sessions');
+          get.onsuccess = () => done((get.result as { sessions?: unknown[] } | undefined)?.sessions?.length ?? 0);
+          get.onerror = () => done(0);
+        };
+      }),
+  );
 
 const openSearch = async (page: Page) => {
   await page.keyboard.press('Control+KeyK');
@@ -128,28 +149,46 @@ test.describe('search', () => {
     await expect(results.getByRole('option')).toHaveCount(1);
   });
 
-  test('a large profile: the index is rebuilt after a reload in the worker, and the time it takes is reported', async ({ page }, info) => {
-    test.setTimeout(300_000);
+  test('a large profile: the index is built in the worker, stored, and read back after a reload; the times are reported', async ({ page }, info) => {
+    test.setTimeout(420_000);
     const megabytes = Number(process.env.SEARCH_PROFILE_MB ?? 20);
     const shape = emptyShape();
-    const json = [...chatGptExportChunks({ seed: 7, targetBytes: megabytes * 1_000_000 }, shape)].join('');
+    // Written to a file: Playwright hands a page at most 50 MB from memory.
+    const file = info.outputPath('conversations.json');
+    const out = openSync(file, 'w');
+    for (const chunk of chatGptExportChunks({ seed: 7, targetBytes: megabytes * 1_000_000 }, shape)) writeSync(out, chunk);
+    closeSync(out);
     await openApp(page);
-    await page.getByLabel('Import file').setInputFiles({ name: 'conversations.json', mimeType: 'application/json', buffer: Buffer.from(json) });
+    await page.getByLabel('Import file').setInputFiles(file);
     await expect(page.getByText(/Imported [\d,]+ sessions/)).toBeVisible({ timeout: 240_000 });
+    // A fresh page, so the build below is timed on its own.
     await page.reload();
     await expect(page.getByRole('button', { name: 'New session' })).toBeVisible();
 
-    const started = Date.now();
-    const { dialog, box, results } = await openSearch(page);
-    await expect(dialog.getByRole('status')).toHaveText('Indexing your sessions…');
-    await expect(dialog.getByRole('status')).toHaveText('Type to search every session’s messages.', { timeout: 120_000 });
-    const rebuildMs = Date.now() - started;
+    /** Opens the search and waits until the index is ready; the time that took. */
+    const timeToReady = async () => {
+      const started = Date.now();
+      const { dialog } = await openSearch(page);
+      await expect(dialog.getByRole('status')).toHaveText('Type to search every session’s messages.', { timeout: 180_000 });
+      return Date.now() - started;
+    };
+    const buildMs = await timeToReady();
+    // The copy is written in the worker a moment after the build.
+    await expect.poll(() => storedIndexSessions(page), { timeout: 120_000 }).toBe(shape.conversations);
+
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'New session' })).toBeVisible();
+    const loadMs = await timeToReady();
+    const dialog = page.getByRole('dialog', { name: 'Search' });
     const askedAt = Date.now();
-    await box.fill('function');
-    await expect(results.getByRole('option').first()).toBeVisible();
+    await dialog.getByRole('combobox', { name: 'Search messages' }).fill('function');
+    await expect(dialog.getByRole('option').first()).toBeVisible();
     const queryMs = Date.now() - askedAt;
-    const figure = `${(shape.bytes / 1e6).toFixed(0)} MB ChatGPT export, ${shape.conversations} conversations, ${shape.messages} messages: index rebuilt in ${rebuildMs} ms, first query answered in ${queryMs} ms`;
-    info.annotations.push({ type: 'search rebuild', description: figure });
+    expect(loadMs).toBeLessThan(buildMs);
+    const figure =
+      `${(shape.bytes / 1e6).toFixed(0)} MB ChatGPT export, ${shape.conversations} conversations, ${shape.messages} messages: ` +
+      `index built in ${buildMs} ms, read back after a reload in ${loadMs} ms, a common word answered in ${queryMs} ms (120 ms of it the typing pause)`;
+    info.annotations.push({ type: 'search index', description: figure });
     console.log(figure);
   });
 });

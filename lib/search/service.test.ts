@@ -1,13 +1,14 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import { AppDB } from '@/lib/db/db';
+import { dbSearchIndexStore } from '@/lib/db/searchIndexStore';
 import { dbSearchSource } from '@/lib/db/searchSource';
 import { createSessionStore } from '@/lib/db/store';
 import { importText } from '@/lib/formats';
 import type { SessionEntry, SessionSnapshot } from '@/lib/session/types';
 import { readFixture, type FixtureName } from '@/lib/testing/fixtures';
 import { searchableText } from './documents';
-import { createSearchService } from './service';
+import { createSearchService, INDEX_FORMAT, type IndexStore } from './service';
 
 let n = 0;
 function setup() {
@@ -144,5 +145,65 @@ describe('search service', () => {
     await store.appendEntries(sessions[0]!.id, sessions[0]!.snap.meta.leafId, [{ type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'one more' }] } }]);
     expect(await search.sync()).toMatchObject({ sessionsRead: 1, entriesChanged: 1 });
     expect(await search.sync()).toMatchObject({ sessionsRead: 0, entriesChanged: 0 });
+  });
+
+  describe('the stored copy', () => {
+    /** A service as the worker makes it, storing after any change without waiting. */
+    function withStore(db: AppDB, store: IndexStore) {
+      return createSearchService(dbSearchSource(db), { store, storeAfterChanges: 1, storeDelayMs: 0 });
+    }
+    const storedSessions = async (store: IndexStore) => (await store.load())?.sessions.length ?? 0;
+    const waitStored = async (store: IndexStore, sessions: number) => {
+      for (let i = 0; i < 200 && (await storedSessions(store)) !== sessions; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(await storedSessions(store)).toBe(sessions);
+    };
+
+    it('is stored after a build and read back by the next load, which then reads nothing and finds the same', async () => {
+      const { db, store } = setup();
+      const sessions = await importFixtures(store);
+      const indexStore = dbSearchIndexStore(`search-copy-${++n}`);
+      const first = withStore(db, indexStore);
+      expect(await first.sync()).toMatchObject({ loaded: false, sessionsRead: sessions.length });
+      await waitStored(indexStore, sessions.length);
+
+      const [c] = uniqueWords(sessions).filter((x) => x.word.length >= 8);
+      const before = await first.search(c!.word);
+      const next = withStore(db, indexStore);
+      expect(await next.sync()).toMatchObject({ loaded: true, sessionsRead: 0, sessions: sessions.length });
+      expect(await next.search(c!.word)).toEqual(before);
+    });
+
+    it('catches up with what changed after it was stored: new messages, deleted sessions', async () => {
+      const { db, store } = setup();
+      const sessions = await importFixtures(store);
+      const indexStore = dbSearchIndexStore(`search-copy-${++n}`);
+      await withStore(db, indexStore).sync();
+      await waitStored(indexStore, sessions.length);
+
+      const [kept, gone] = sessions;
+      await store.appendEntries(kept!.id, kept!.snap.meta.leafId, [{ type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'What about numbats?' }] } }]);
+      await store.deleteSession(gone!.id);
+      const goneWord = uniqueWords(sessions).find((x) => x.sessionId === gone!.id && x.word.length >= 8)!.word;
+
+      const next = withStore(db, indexStore);
+      expect(await next.sync()).toMatchObject({ loaded: true, sessionsRead: 1, entriesChanged: 1, sessions: sessions.length - 1 });
+      expect((await next.search('numbats')).hits).toMatchObject([{ sessionId: kept!.id }]);
+      expect((await next.search(goneWord)).hits.filter((h) => h.sessionId === gone!.id)).toEqual([]);
+    });
+
+    it('in another format, or unreadable, is rebuilt from the sessions', async () => {
+      const { db, store } = setup();
+      const sessions = await importFixtures(store);
+      const [c] = uniqueWords(sessions).filter((x) => x.word.length >= 8);
+      for (const copy of [
+        { format: INDEX_FORMAT + 1, index: '{}', sessions: [] },
+        { format: INDEX_FORMAT, index: 'not json', sessions: [] },
+      ]) {
+        const indexStore: IndexStore = { load: async () => copy, save: async () => {} };
+        const next = createSearchService(dbSearchSource(db), { store: indexStore });
+        expect(await next.sync()).toMatchObject({ loaded: false, sessionsRead: sessions.length });
+        expect((await next.search(c!.word)).hits[0]!.entryId).toBe(c!.entry.id);
+      }
+    });
   });
 });

@@ -1,4 +1,4 @@
-import MiniSearch from 'minisearch';
+import MiniSearch, { type Options } from 'minisearch';
 import type { EntryId, SessionEntry, StoredSession } from '@/lib/session/types';
 import { hitKind, searchableText, type HitKind } from './documents';
 import { makeSnippet, type Snippet } from './snippet';
@@ -11,6 +11,11 @@ import { makeSnippet, type Snippet } from './snippet';
  * sessions whose revision moved, and drops sessions that are gone. That one
  * rule covers this tab's appends, imports, deletions and other tabs' writes
  * alike, and the first sync is the whole build.
+ *
+ * Building is the slow part (a 100 MB ChatGPT export: tens of seconds), so
+ * after a sync that indexed many entries the index is stored (IndexStore)
+ * with the revision it reached for each session. The next load reads it back
+ * and the first sync then reads only what changed since: the same rule.
  */
 
 /** What the service reads from storage (lib/db in the worker, the test's store in tests). */
@@ -40,6 +45,8 @@ export interface SearchResults {
 }
 
 export interface SyncReport {
+  /** The index was read back from the stored copy before this sync (the first of a page). */
+  loaded: boolean;
   sessions: number;
   /** Sessions whose entries were read in this sync. */
   sessionsRead: number;
@@ -55,8 +62,41 @@ export interface SearchService {
   search(query: string, opts?: { limit?: number }): Promise<SearchResults>;
 }
 
+/** Where the index is kept between loads (lib/db/searchIndexStore.ts: a database of its own, a cache). */
+export interface IndexStore {
+  load(): Promise<PersistedIndex | undefined>;
+  save(index: PersistedIndex): Promise<void>;
+}
+
+export interface PersistedIndex {
+  /** INDEX_FORMAT when it was written: a copy in another format is rebuilt, not read. */
+  format: number;
+  /** MiniSearch's own serialisation. */
+  index: string;
+  /** Per session: id, row revision seen, entry revision reached, title, last change, ids of its indexed entries. */
+  sessions: [string, number, number, string, number, EntryId[]][];
+}
+
+/**
+ * Bumped whenever what goes into the index changes (searchableText, the
+ * tokenizer, the fields): a stored index of another format is dropped.
+ */
+export const INDEX_FORMAT = 1;
+
+/** Entries (re)indexed since the last stored copy before it is worth storing again (storing costs seconds). */
+export const STORE_AFTER_CHANGES = 2_000;
+/** Quiet time after a sync before storing, so a burst of syncs stores once. */
+const STORE_DELAY_MS = 2_000;
+
 interface IndexedSession {
+  /** The session row's revision when it was last read: a different one means the session changed. */
   rev: number;
+  /**
+   * The newest entry revision read. It can be ahead of the row's: token caches are
+   * written to entries without touching the row (they change no text), so it is
+   * only where the next read starts, never what tells a change.
+   */
+  entriesRev: number;
   title: string;
   updatedAt: number;
   /** Ids of the session's entries that are in the index. */
@@ -82,22 +122,72 @@ export const DEFAULT_LIMIT = 30;
 
 const WORD_SEPARATORS = /[^\p{L}\p{N}_]+/u;
 
-export function createSearchService(source: SearchSource, opts: { now?: () => number } = {}): SearchService {
+const INDEX_OPTIONS: Options<Doc> = {
+  fields: ['title', 'text'],
+  // Words are runs of letters, digits and underscores: MiniSearch's own splitter keeps symbols such
+  // as backticks and asterisks on words, so "`useState`" in markdown would not be found as useState.
+  tokenize: (text: string) => text.split(WORD_SEPARATORS),
+  searchOptions: {
+    boost: { title: 2 },
+    prefix: true,
+    // Typos in longer words only: short words have too many neighbours.
+    fuzzy: (term: string) => (term.length >= 5 ? 0.2 : false),
+    combineWith: 'AND',
+  },
+};
+
+export interface SearchServiceOptions {
+  now?: () => number;
+  store?: IndexStore;
+  /** Tests store sooner and after fewer changes. */
+  storeAfterChanges?: number;
+  storeDelayMs?: number;
+}
+
+export function createSearchService(source: SearchSource, opts: SearchServiceOptions = {}): SearchService {
   const now = opts.now ?? (() => Date.now());
-  const index = new MiniSearch<Doc>({
-    fields: ['title', 'text'],
-    // Words are runs of letters, digits and underscores: MiniSearch's own splitter keeps symbols such
-    // as backticks and asterisks on words, so "`useState`" in markdown would not be found as useState.
-    tokenize: (text) => text.split(WORD_SEPARATORS),
-    searchOptions: {
-      boost: { title: 2 },
-      prefix: true,
-      // Typos in longer words only: short words have too many neighbours.
-      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
-      combineWith: 'AND',
-    },
-  });
-  const sessions = new Map<string, IndexedSession>();
+  const { store, storeAfterChanges = STORE_AFTER_CHANGES, storeDelayMs = STORE_DELAY_MS } = opts;
+  let index = new MiniSearch<Doc>(INDEX_OPTIONS);
+  let sessions = new Map<string, IndexedSession>();
+  let loadTried = false;
+  let changedSinceStored = 0;
+  let storeTimer: ReturnType<typeof setTimeout> | null = null;
+
+  /** Reads the stored copy, once per page; anything wrong with it means a rebuild, nothing worse. */
+  async function loadStored(): Promise<boolean> {
+    if (loadTried || !store) return false;
+    loadTried = true;
+    try {
+      const stored = await store.load();
+      if (!stored || stored.format !== INDEX_FORMAT) return false;
+      index = MiniSearch.loadJSON<Doc>(stored.index, INDEX_OPTIONS);
+      sessions = new Map(stored.sessions.map(([id, rev, entriesRev, title, updatedAt, entries]) => [id, { rev, entriesRev, title, updatedAt, entries: new Set(entries) }]));
+      return true;
+    } catch {
+      index = new MiniSearch<Doc>(INDEX_OPTIONS);
+      sessions = new Map();
+      return false;
+    }
+  }
+
+  function storeSoon() {
+    if (!store || changedSinceStored < storeAfterChanges) return;
+    if (storeTimer !== null) clearTimeout(storeTimer);
+    storeTimer = setTimeout(() => {
+      storeTimer = null;
+      // Taken between syncs, so the index and the revisions in the copy agree.
+      if (running) return storeSoon();
+      const copy: PersistedIndex = {
+        format: INDEX_FORMAT,
+        index: JSON.stringify(index),
+        sessions: [...sessions].map(([id, s]) => [id, s.rev, s.entriesRev, s.title, s.updatedAt, [...s.entries]]),
+      };
+      changedSinceStored = 0;
+      store.save(copy).catch(() => {
+        // Storage full or refused: the index stays in memory and is rebuilt on the next load.
+      });
+    }, storeDelayMs);
+  }
 
   function putDoc(doc: Doc) {
     if (index.has(doc.id)) index.discard(doc.id);
@@ -112,6 +202,7 @@ export function createSearchService(source: SearchSource, opts: { now?: () => nu
 
   async function syncOnce(): Promise<SyncReport> {
     const started = now();
+    const loaded = await loadStored();
     const rows = await source.listSessions();
     const live = new Set(rows.map((r) => r.id));
     for (const [id, s] of sessions) if (!live.has(id)) dropSession(id, s);
@@ -126,7 +217,7 @@ export function createSearchService(source: SearchSource, opts: { now?: () => nu
         s = undefined;
       }
       if (!s) {
-        s = { rev: 0, title: '', updatedAt: row.updatedAt, entries: new Set() };
+        s = { rev: 0, entriesRev: 0, title: '', updatedAt: row.updatedAt, entries: new Set() };
         sessions.set(row.id, s);
       }
       if (s.title !== row.title) {
@@ -134,7 +225,7 @@ export function createSearchService(source: SearchSource, opts: { now?: () => nu
         s.title = row.title;
       }
       s.updatedAt = row.updatedAt;
-      const changed = await source.entriesChangedSince(row.id, s.rev);
+      const changed = await source.entriesChangedSince(row.id, s.entriesRev);
       sessionsRead++;
       for (const entry of changed.entries) {
         const text = searchableText(entry);
@@ -148,9 +239,12 @@ export function createSearchService(source: SearchSource, opts: { now?: () => nu
           entriesChanged++;
         }
       }
-      s.rev = Math.max(row.rev, changed.rev);
+      s.rev = row.rev;
+      s.entriesRev = Math.max(s.entriesRev, changed.rev);
     }
-    return { sessions: sessions.size, sessionsRead, entriesChanged, documents: index.documentCount, ms: now() - started };
+    changedSinceStored += entriesChanged;
+    storeSoon();
+    return { loaded, sessions: sessions.size, sessionsRead, entriesChanged, documents: index.documentCount, ms: now() - started };
   }
 
   // One sync at a time. A call while one runs gets the next one (shared by every caller meanwhile),
