@@ -12,7 +12,8 @@ import { SessionView } from '@/components/chat/SessionView';
 import { NoModelNotice } from '@/components/models/NoModelNotice';
 import { useFlows } from '@/components/state/FlowsProvider';
 import { useWatched } from '@/components/state/hooks';
-import { sessionIdFromHash, useUi } from '@/components/state/uiStore';
+import { useUi } from '@/components/state/uiStore';
+import { AppCommands } from '@/components/keyboard/AppCommands';
 
 type StorageState = { status: 'checking' } | { status: 'ok' } | { status: 'unavailable'; message: string };
 
@@ -39,7 +40,7 @@ function useStorageCheck(): StorageState {
 export function AppShell() {
   const flows = useFlows();
   const storage = useStorageCheck();
-  const { sessionId, selectSession } = useUi();
+  const { sessionId, openHash } = useUi();
   const [settingsOpen, setSettingsOpen] = useState(false);
   const sessionRow = useWatched<SessionRow | undefined>((cb) => watchSessionRow(sessionId ?? '', cb), [sessionId], undefined);
 
@@ -54,11 +55,11 @@ export function AppShell() {
 
   // The URL hash names the open session, so reload and back/forward reopen it.
   useEffect(() => {
-    const sync = () => selectSession(sessionIdFromHash(window.location.hash));
+    const sync = () => openHash(window.location.hash);
     sync();
     window.addEventListener('hashchange', sync);
     return () => window.removeEventListener('hashchange', sync);
-  }, [selectSession]);
+  }, [openHash]);
 
   if (storage.status === 'checking') return <div className="fullpage-message muted">Opening your sessions…</div>;
   if (storage.status === 'unavailable')
@@ -77,6 +78,7 @@ export function AppShell() {
     <div className="shell">
       <aside className="sidebar-wrap" aria-label="Session list">
         <SessionSidebar>
+          <AppCommands />
           <ImportControls />
           <button type="button" className="btn" onClick={() => void flows.exportEverything()}>
             Back up all sessions

@@ -3,6 +3,7 @@
 import { useRef, useState } from 'react';
 import { toast } from 'sonner';
 import type { UserContent } from '@/lib/session/types';
+import { useComposerRef } from '@/components/keyboard/composerFocus';
 
 const MAX_ATTACHMENT_BYTES = 15 * 1024 * 1024;
 
@@ -46,6 +47,7 @@ export function Composer({
   // While a send is being stored: the text is still here, and must not be sent twice.
   const [sending, setSending] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
+  const textRef = useComposerRef();
   const canSend = !busy && !sending && !disabledReason && (draft.trim().length > 0 || attachments.length > 0);
 
   async function send() {
@@ -81,6 +83,7 @@ export function Composer({
         </ul>
       )}
       <textarea
+        ref={textRef}
         aria-label="Message"
         placeholder={disabledReason ?? 'Message (Enter to send, Shift+Enter for a new line)'}
         value={draft}

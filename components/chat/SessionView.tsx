@@ -27,9 +27,11 @@ import { MessageList } from './MessageList';
 import { PANELS } from './panels';
 import { RunStatus } from './RunStatus';
 import { SessionSettings } from './SessionSettings';
+import { useSessionKeyboard } from '@/components/keyboard/useSessionKeyboard';
 
 export function SessionView({ sessionId }: { sessionId: string }) {
-  const session = useFlows().session(sessionId);
+  const isDraft = useUi((s) => s.draft && s.sessionId === sessionId);
+  const session = useFlows().session(sessionId, { draft: isDraft });
   const { state, context, labels } = useLiveSession(session);
   const { data: models } = useModels();
   const appSettings = useAppSettings();
@@ -88,6 +90,16 @@ export function SessionView({ sessionId }: { sessionId: string }) {
     [session],
   );
 
+  const busy = run !== undefined;
+  const panel = PANELS.find((p) => p.id === sidePanel);
+  useSessionKeyboard({
+    session,
+    state,
+    panelOpen: panel !== undefined,
+    canCompact: !busy && context.path.length > 0,
+    openCompact: () => setCompactOpen(true),
+    scrollTo: messageActions.onJumpTo,
+  });
   // The message list (a child) has acted on the jump by the time this effect runs.
   const ready = state.status === 'ready';
   useEffect(() => {
@@ -103,8 +115,6 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       </div>
     );
 
-  const busy = run !== undefined;
-  const panel = PANELS.find((p) => p.id === sidePanel);
   const panelProps = { session, state, context, labels, busy, onJumpTo: messageActions.onJumpTo, onContinue: setContinueAt };
   return (
     <div className="session-layout">
@@ -123,7 +133,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
               {p.label}
             </button>
           ))}
-          <ExportButton sessionId={sessionId} title={state.row?.title ?? 'session'} />
+          {!state.draft && <ExportButton sessionId={sessionId} title={state.row?.title ?? 'session'} />}
         </header>
         {state.row?.continuedFrom && <ContinuedFrom link={state.row.continuedFrom} />}
         <MessageList tree={state.tree} context={context} labels={labels} run={run} actions={messageActions} scrollToId={pendingJump ?? scrollTo} />
@@ -142,7 +152,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         />
       </div>
       {panel && (
-        <aside className="side-panel" aria-label={`${panel.label} panel`}>
+        <aside className="side-panel" data-side-panel aria-label={`${panel.label} panel`}>
           <header>
             <h2>{panel.title}</h2>
             <button type="button" className="icon-btn" aria-label="Close panel" onClick={() => setSidePanel(null)}>

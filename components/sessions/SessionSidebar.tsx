@@ -16,13 +16,11 @@ export function SessionSidebar({ children }: { children?: React.ReactNode }) {
   const deferred = useDeferredValue(query);
   const flows = useFlows();
   const sessions = useWatched<SessionRow[] | undefined>((cb) => watchSessionList(deferred, cb), [deferred], undefined);
-  const { sessionId, selectSession } = useUi();
+  const { sessionId, selectSession, newSession } = useUi();
   const [pendingDelete, setPendingDelete] = useState<SessionRow | null>(null);
 
-  async function onNew() {
-    const row = await flows.createSession();
-    if (row) selectSession(row.id);
-  }
+  // A draft: stored with its first message (lib/flows/draft.ts), so an unused one leaves nothing.
+  const onNew = newSession;
 
   async function onConfirmDelete() {
     const row = pendingDelete;
