@@ -1,5 +1,6 @@
 'use client';
 
+import { History, ListTree, type LucideIcon } from 'lucide-react';
 import type { SessionFlows } from '@/lib/flows/app';
 import type { LiveSessionState } from '@/lib/flows/liveSession';
 import type { SessionContext } from '@/lib/session/context';
@@ -21,6 +22,8 @@ export interface PanelDef {
   id: string;
   /** The toggle button's name in the session header. */
   label: string;
+  /** The toggle button's icon. */
+  icon: LucideIcon;
   /** The panel's heading. */
   title: string;
   /** Extra class on the panel body. */
@@ -33,6 +36,7 @@ export const PANELS: readonly PanelDef[] = [
   {
     id: 'tree',
     label: 'Tree',
+    icon: ListTree,
     title: 'Session tree',
     bodyClass: 'tree-body',
     render: (p) => <TreePanel session={p.session} context={p.context} labels={p.labels} busy={p.busy} />,
@@ -40,6 +44,7 @@ export const PANELS: readonly PanelDef[] = [
   {
     id: 'timeline',
     label: 'Timeline',
+    icon: History,
     title: 'Timeline',
     render: (p) => <TimelinePanel session={p.session} tree={p.state.tree} version={p.state.version} context={p.context} busy={p.busy} onJumpTo={p.onJumpTo} />,
   },

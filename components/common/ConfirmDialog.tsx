@@ -1,5 +1,6 @@
 'use client';
 
+import { useId } from 'react';
 import { useModalDialog } from './useModalDialog';
 
 /**
@@ -26,17 +27,20 @@ export function ConfirmDialog({
   children?: React.ReactNode;
 }) {
   const ref = useModalDialog(open);
+  const id = useId();
   return (
     <dialog
       ref={ref}
       className="dialog"
-      aria-labelledby="confirm-title"
+      aria-labelledby={id}
       onCancel={(e) => {
         e.preventDefault();
         onCancel();
       }}
     >
-      <h2 id="confirm-title">{title}</h2>
+      <div className="dialog-head">
+        <h2 id={id}>{title}</h2>
+      </div>
       <div className="dialog-body">{children}</div>
       <div className="dialog-actions">
         <button type="button" className="btn" onClick={onCancel}>

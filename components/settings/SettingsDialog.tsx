@@ -11,6 +11,7 @@ import { DEFAULT_COMPACTION_SETTINGS } from '@/lib/session/types';
 import { useModels } from '@/components/models/useModels';
 import { useFlows } from '@/components/state/FlowsProvider';
 import { useAppSettings } from '@/components/state/hooks';
+import { DialogHeader } from '@/components/common/DialogHeader';
 import { StorageInfo } from './StorageInfo';
 
 type Draft = CompactionForm;
@@ -89,9 +90,9 @@ export function SettingsDialog({ open, onClose, session }: { open: boolean; onCl
   }
 
   return (
-    <dialog ref={ref} className="dialog settings" aria-labelledby="settings-title" onClose={onClose}>
-      <h2 id="settings-title">Settings</h2>
-      <div className="settings-body">
+    <dialog ref={ref} className="dialog sheet wide settings" aria-labelledby="settings-title" onClose={onClose}>
+      <DialogHeader id="settings-title" title="Settings" onClose={onClose} />
+      <div className="dialog-body settings-body">
         <CompactionFields legend="Compaction defaults" draft={global} onChange={setGlobal} />
         {session && (
           <fieldset className="settings-group">
@@ -144,7 +145,11 @@ export function SettingsDialog({ open, onClose, session }: { open: boolean; onCl
         <StorageInfo />
         <p className="muted small">Defaults: reserve {DEFAULT_COMPACTION_SETTINGS.reserveTokens}, keep recent {DEFAULT_COMPACTION_SETTINGS.keepRecentTokens}, tool results {DEFAULT_COMPACTION_SETTINGS.toolResultMaxChars} characters.</p>
       </div>
-      {error && <p role="alert" className="msg-error">{error}</p>}
+      {error && (
+        <p role="alert" className="msg-error settings-error">
+          {error}
+        </p>
+      )}
       <div className="dialog-actions">
         <button type="button" className="btn" onClick={onClose}>
           Cancel

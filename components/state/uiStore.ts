@@ -9,10 +9,13 @@ export type SidePanel = string | null;
 interface UiState {
   sessionId: string | null;
   sidePanel: SidePanel;
+  /** The session drawer on a phone (on a wide screen the list is always shown and this is ignored). */
+  drawerOpen: boolean;
   /** Unsent composer text per session, so switching sessions keeps drafts; saved to survive reloads. */
   drafts: Record<string, string>;
   selectSession: (id: string | null) => void;
   setSidePanel: (p: SidePanel) => void;
+  setDrawerOpen: (open: boolean) => void;
   setDraft: (sessionId: string, text: string) => void;
   /** Reads a session's saved draft the first time the session is shown in this tab. */
   loadDraft: (sessionId: string) => void;
@@ -33,12 +36,15 @@ export function sessionIdFromHash(hash: string): string | null {
 export const useUi = create<UiState>((set, get) => ({
   sessionId: null,
   sidePanel: null,
+  drawerOpen: false,
   drafts: {},
+  // Picking a session (or starting one) is what the drawer was opened for: it closes.
   selectSession: (id) => {
     writeHash(id);
-    set({ sessionId: id });
+    set({ sessionId: id, drawerOpen: false });
   },
   setSidePanel: (p) => set({ sidePanel: p }),
+  setDrawerOpen: (open) => set({ drawerOpen: open }),
   setDraft: (sessionId, text) => {
     set((s) => ({ drafts: { ...s.drafts, [sessionId]: text } }));
     saveDraftSoon(sessionId, text);
