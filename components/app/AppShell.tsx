@@ -50,8 +50,8 @@ function useDrawer(narrow: boolean, drawer: React.RefObject<HTMLElement | null>)
   const setOpen = useUi((s) => s.setDrawerOpen);
   useEffect(() => {
     if (!open) return;
-    const returnTo = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    drawer.current?.querySelector<HTMLElement>('[data-drawer-start]')?.focus();
+    const drawerEl = drawer.current;
+    drawerEl?.querySelector<HTMLElement>('[data-drawer-start]')?.focus();
     const onKey = (e: KeyboardEvent) => {
       // A dialog opened from the drawer (Settings, Delete) handles its own Escape.
       if (e.key === 'Escape' && !e.defaultPrevented && !document.querySelector('dialog[open]')) setOpen(false);
@@ -59,7 +59,12 @@ function useDrawer(narrow: boolean, drawer: React.RefObject<HTMLElement | null>)
     document.addEventListener('keydown', onKey);
     return () => {
       document.removeEventListener('keydown', onKey);
-      if (returnTo?.isConnected) returnTo.focus();
+      // Focus left in the closed drawer (or dropped to the page) goes back to the button that opens it; focus
+      // something else already took (the composer of a session just picked) stays there.
+      requestAnimationFrame(() => {
+        const active = document.activeElement;
+        if (!active || active === document.body || drawerEl?.contains(active)) document.querySelector<HTMLElement>('.main [aria-controls="session-drawer"]')?.focus();
+      });
     };
   }, [open, drawer, setOpen]);
   return open;

@@ -16,7 +16,17 @@ import { NARROW_QUERY, useMediaQuery } from '@/components/state/useMediaQuery';
 function ThemedToaster() {
   const { preference } = useTheme();
   const narrow = useMediaQuery(NARROW_QUERY);
-  return <Toaster position={narrow ? 'top-center' : 'bottom-left'} mobileOffset={{ top: 112 }} theme={preference} richColors closeButton duration={6000} />;
+  // Sonner's own colours (richColors) fall short of 4.5:1 on their tints: the app's surface and text colours instead.
+  return (
+    <Toaster
+      position={narrow ? 'top-center' : 'bottom-left'}
+      mobileOffset={{ top: 112 }}
+      theme={preference}
+      closeButton
+      duration={6000}
+      style={{ '--normal-bg': 'var(--surface)', '--normal-text': 'var(--text)', '--normal-border': 'var(--border-strong)' } as React.CSSProperties}
+    />
+  );
 }
 
 export function Providers({ theme, children }: { theme: ThemePreference; children: React.ReactNode }) {

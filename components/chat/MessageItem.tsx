@@ -75,6 +75,12 @@ function UserBody({ content }: { content: UserContent[] }) {
   );
 }
 
+/** A box that scrolls (long tool output): focusable, so it can be scrolled from the keyboard too. */
+function ScrollBox({ className, pre, children }: { className: string; pre?: boolean; children: React.ReactNode }) {
+  // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+  return pre ? <pre className={className} tabIndex={0}>{children}</pre> : <div className={className} tabIndex={0}>{children}</div>;
+}
+
 function AssistantBody({ message }: { message: AssistantMessage }) {
   return (
     <>
@@ -84,7 +90,7 @@ function AssistantBody({ message }: { message: AssistantMessage }) {
           return (
             <details key={i} className="thinking">
               <summary>Thinking</summary>
-              <div className="pre">{p.redacted ? '(redacted by the provider)' : p.thinking}</div>
+              <ScrollBox className="pre">{p.redacted ? '(redacted by the provider)' : p.thinking}</ScrollBox>
             </details>
           );
         return (
@@ -92,7 +98,9 @@ function AssistantBody({ message }: { message: AssistantMessage }) {
             <summary>
               <Wrench aria-hidden="true" className="icon" /> <span className="tool-name">{p.name}</span> <code className="args-preview">{JSON.stringify(p.arguments).slice(0, 120)}</code>
             </summary>
-            <pre className="pre">{JSON.stringify(p.arguments, null, 2)}</pre>
+            <ScrollBox className="pre" pre>
+              {JSON.stringify(p.arguments, null, 2)}
+            </ScrollBox>
           </details>
         );
       })}
@@ -110,7 +118,9 @@ function ToolResultBody({ message }: { message: ToolResultMessage }) {
         <span className={`tag${message.isError ? ' warn' : ''}`}>{message.isError ? 'tool error' : 'tool result'}</span> <span className="tool-name">{message.toolName}</span>{' '}
         <span className="muted">· {formatCount(text.length)} chars</span>
       </summary>
-      <pre className="pre">{full || !long ? text : `${text.slice(0, TOOL_RESULT_PREVIEW)}…`}</pre>
+      <ScrollBox className="pre" pre>
+        {full || !long ? text : `${text.slice(0, TOOL_RESULT_PREVIEW)}…`}
+      </ScrollBox>
       {long && (
         <button type="button" className="link-btn" onClick={() => setFull((f) => !f)}>
           {full ? 'Show less' : 'Show all'}

@@ -43,18 +43,18 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const [compactOpen, setCompactOpen] = useState(false);
   const narrow = useMediaQuery(NARROW_QUERY);
   const panelRef = useRef<HTMLElement>(null);
-  // On a phone a panel is a full-screen sheet: focus moves into it, and back to its button when it closes.
+  // On a phone a panel is a full-screen sheet: focus moves into it, and back to the button that opened it when it
+  // closes. The button is remembered when pressed: once the sheet is open the chat behind is inert and loses focus.
   const panelOpener = useRef<HTMLElement | null>(null);
   useEffect(() => {
     if (!narrow) return;
-    if (sidePanel) {
-      panelOpener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-      panelRef.current?.querySelector<HTMLElement>('[data-panel-close]')?.focus();
-    } else if (panelOpener.current) {
-      if (panelOpener.current.isConnected) panelOpener.current.focus();
-      panelOpener.current = null;
-    }
+    if (sidePanel) panelRef.current?.querySelector<HTMLElement>('[data-panel-close]')?.focus();
+    else if (panelOpener.current?.isConnected) panelOpener.current.focus();
   }, [sidePanel, narrow]);
+  const togglePanel = (id: string, button: HTMLElement) => {
+    panelOpener.current = button;
+    setSidePanel(sidePanel === id ? null : id);
+  };
 
   const chatModel = resolveModel(models, context.model ?? state.row?.model);
   const summarizer = useMemo(() => chooseSummarizer(models, appSettings.summarizerModel, chatModel), [models, appSettings.summarizerModel, chatModel]);
@@ -128,7 +128,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
                 tooltip={p.title}
                 text="wide"
                 aria-pressed={sidePanel === p.id}
-                onClick={() => setSidePanel(sidePanel === p.id ? null : p.id)}
+                onClick={(e) => togglePanel(p.id, e.currentTarget)}
               />
             ))}
             <ExportButton sessionId={sessionId} title={state.row?.title ?? 'session'} />

@@ -85,7 +85,9 @@ export function CodeBlock({ node, children }: { node?: Element; children: React.
           <span aria-hidden="true">{copied ? 'Copied' : 'Copy'}</span>
         </button>
       </div>
-      <pre>
+      {/* Focusable: a long line scrolls sideways, and keyboard users must be able to scroll it too. */}
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
+      <pre tabIndex={0}>
         <code className={tree ? `hljs language-${language}` : undefined}>{tree ? <Spans nodes={tree.children} /> : text}</code>
       </pre>
     </div>

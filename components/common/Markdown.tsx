@@ -1,12 +1,12 @@
 'use client';
 
-import type * as MathModuleExports from '@/lib/markdown/math';
+import type * as MathModuleExports from '@/lib/markdown/mathApp';
 import 'katex/dist/katex.min.css';
 import { memo, useEffect, useState } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
-import { mayHoldMath } from '@/lib/markdown/math';
+import { mayHoldMath } from '@/lib/markdown/mayHoldMath';
 import { remarkRawHtmlAsText } from '@/lib/markdown/rawHtmlAsText';
 import { markdownSanitizeSchema } from '@/lib/markdown/sanitizeSchema';
 import { CodeBlock } from './CodeBlock';
@@ -17,7 +17,7 @@ type MathModule = typeof MathModuleExports;
 let mathModule: MathModule | null = null;
 let mathLoading: Promise<MathModule> | null = null;
 export function loadMath(): Promise<MathModule> {
-  mathLoading ??= import('@/lib/markdown/math').then((m) => (mathModule = m));
+  mathLoading ??= import('@/lib/markdown/mathApp').then((m) => (mathModule = m));
   return mathLoading;
 }
 
@@ -49,7 +49,7 @@ const COMPONENTS: Components = {
  * the text it is (the same remark plugin as the HTML export), react-markdown's
  * URL transform drops javascript: and other unsafe schemes, and
  * rehype-sanitize with the export's schema strips anything that slips through.
- * Math is typeset by KaTeX after the sanitizer (lib/markdown/math.ts); code
+ * Math is typeset by KaTeX after the sanitizer (lib/markdown/mathApp.ts); code
  * blocks get a language label, a Copy button and lazy highlighting.
  */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
@@ -57,8 +57,8 @@ export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
     <div className="md">
       <ReactMarkdown
-        remarkPlugins={math ? [remarkGfm, ...math.mathRemarkPlugins, remarkRawHtmlAsText] : [remarkGfm, remarkRawHtmlAsText]}
-        rehypePlugins={math ? [[rehypeSanitize, markdownSanitizeSchema], math.appKatex] : [[rehypeSanitize, markdownSanitizeSchema]]}
+        remarkPlugins={math ? [remarkGfm, ...math.remarkPlugins, remarkRawHtmlAsText] : [remarkGfm, remarkRawHtmlAsText]}
+        rehypePlugins={math ? [[rehypeSanitize, markdownSanitizeSchema], ...math.rehypeKatexPlugins] : [[rehypeSanitize, markdownSanitizeSchema]]}
         components={COMPONENTS}
       >
         {text}

@@ -35,25 +35,17 @@ export function ExportButton({ sessionId, title }: { sessionId: string; title: s
             {EXPORT_FORMATS.map((k) => {
               const Icon = ICONS[k.kind] ?? FileText;
               return (
-                <li key={k.kind}>
-                  <button
-                    type="button"
-                    className="export-option"
-                    disabled={busy !== null}
-                    aria-labelledby={`${id}-${k.kind}`}
-                    aria-describedby={`${id}-${k.kind}-hint`}
-                    onClick={() => run(k)}
-                  >
-                    <Icon aria-hidden="true" className="icon" />
-                    <span className="export-option-text">
-                      <span id={`${id}-${k.kind}`} className="export-option-name">
-                        {busy === k.kind ? 'Exporting…' : k.label}
-                      </span>
-                      <span id={`${id}-${k.kind}-hint`} className="export-option-hint">
-                        {k.hint}
-                      </span>
+                <li key={k.kind} className="export-option">
+                  <Icon aria-hidden="true" className="icon" />
+                  <span className="export-option-text">
+                    {/* The button is the format's name; its ::after covers the card, so the whole card is the target. */}
+                    <button type="button" className="export-option-name" disabled={busy !== null} aria-describedby={`${id}-${k.kind}-hint`} onClick={() => run(k)}>
+                      {busy === k.kind ? 'Exporting…' : k.label}
+                    </button>
+                    <span id={`${id}-${k.kind}-hint`} className="export-option-hint">
+                      {k.hint}
                     </span>
-                  </button>
+                  </span>
                 </li>
               );
             })}

@@ -126,29 +126,28 @@ export const TreeRowView = memo(function TreeRowView({
       >
         {row.expandable ? row.expanded ? <ChevronDown className="icon" /> : <ChevronRight className="icon" /> : row.branchIndex > 0 ? <span className="stree-fork" /> : null}
       </span>
-      {/* One line: the chips that must stay readable are fixed, only the preview shrinks (a label after a long preview would be cut off). */}
+      {/* One line: the chips that must stay readable are fixed, only the preview shrinks (a label after a long preview
+          would be cut off). What only a screen reader needs comes last, so the name starts with the visible text. */}
       <span id={labelId} className="stree-text">
         {row.branchIndex > 0 && (
           <span className="stree-branch">
-            <span aria-hidden="true">
-              {row.branchIndex}/{row.branchCount}
-            </span>
-            <span className="stree-sr">
-              branch {row.branchIndex} of {row.branchCount},{' '}
-            </span>
+            {row.branchIndex}/{row.branchCount}
           </span>
         )}
         {row.label !== undefined && (
           <span className="stree-chip" title={row.label}>
             <Tag aria-hidden="true" className="icon" />
-            <span className="stree-sr">label: </span>
             {row.label}
           </span>
         )}
         <Preview text={preview.text} query={query} />
         {row.isBranchPoint && <span className="stree-count">{plural(row.childCount, 'branch', 'branches')}</span>}
-        {row.onActivePath && <span className="stree-sr"> (on active path)</span>}
         {row.isCurrent && <span className="stree-current">current</span>}
+        <span className="stree-sr">
+          {row.branchIndex > 0 ? `, branch ${row.branchIndex} of ${row.branchCount}` : ''}
+          {row.label !== undefined ? ', labelled' : ''}
+          {row.onActivePath ? ', on the active path' : ''}
+        </span>
       </span>
       {editing ? (
         <LabelEditor current={row.label} onSave={(label) => handlers.onSaveLabel(row.id, label)} onCancel={handlers.onCancelLabel} />

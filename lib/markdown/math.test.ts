@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expectInert } from '@/lib/testing/formatChecks';
-import { mayHoldMath } from './math';
+import { mayHoldMath } from './mayHoldMath';
 import { renderMarkdownToHtml } from './render';
 
 describe('math in markdown (remark-math + KaTeX after the sanitizer)', () => {

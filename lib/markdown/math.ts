@@ -1,11 +1,12 @@
-import rehypeKatex, { type Options as KatexOptions } from 'rehype-katex';
+import katex, { type KatexOptions } from 'katex';
 import remarkMath from 'remark-math';
-import type { Pluggable, PluggableList } from 'unified';
+import type { PluggableList } from 'unified';
 
 /**
  * Math in markdown: `$…$` inline and `$$…$$` (or a ```math block) on its own,
- * typeset by KaTeX. Both renderers (the app's and the HTML export's) run KaTeX
- * after the sanitizer: the sanitizer only lets the TeX source through as text
+ * typeset by KaTeX. Both renderers (the app's, with rehype-katex in
+ * mathApp.ts, and the HTML export's, rehypeMathMl here) run KaTeX after the
+ * sanitizer: the sanitizer only lets the TeX source through as text
  * in a `code.math-inline` / `code.math-display` element, and KaTeX, with
  * `trust` off (no \href, \url, \htmlClass…), turns it into its own markup.
  */
@@ -51,16 +52,53 @@ export function remarkMoneyIsNotMath() {
 
 export const mathRemarkPlugins: PluggableList = [remarkMath, remarkMoneyIsNotMath];
 
-// rehype-katex catches KaTeX's errors itself and shows the source in red; strict off keeps unusual but valid TeX quiet.
-const KATEX_COMMON = { strict: 'ignore', trust: false, maxSize: 50, maxExpand: 1000 } satisfies KatexOptions;
+/** The same KaTeX settings everywhere: no trust (no \\href, \\url, \\html…), bounded sizes and macro expansion, errors shown in place. */
+export const KATEX_OPTIONS = { throwOnError: false, strict: 'ignore', trust: false, maxSize: 50, maxExpand: 1000 } satisfies KatexOptions;
 
-/** The app: KaTeX's HTML (styled by katex.css, fonts bundled) plus MathML for screen readers. */
-export const appKatex: Pluggable = [rehypeKatex, { ...KATEX_COMMON, output: 'htmlAndMathml' } satisfies KatexOptions];
+interface HastElement {
+  type: 'element';
+  tagName: string;
+  properties?: { className?: unknown };
+  children: HastNode[];
+}
+type HastNode = HastElement | { type: 'text'; value: string } | { type: 'raw'; value: string } | { type: string; children?: HastNode[] };
 
-/** The HTML export: MathML only, which browsers typeset themselves, so the file needs no fonts or stylesheet. */
-export const exportKatex: Pluggable = [rehypeKatex, { ...KATEX_COMMON, output: 'mathml' } satisfies KatexOptions];
+const classesOf = (e: HastElement): string[] => (Array.isArray(e.properties?.className) ? (e.properties.className as string[]) : []);
+const textOf = (n: HastNode): string => ('value' in n && n.type === 'text' ? n.value : 'children' in n && n.children ? n.children.map(textOf).join('') : '');
 
-/** Whether a text can hold math at all: the plugins are loaded only for texts that can. */
-export function mayHoldMath(text: string): boolean {
-  return text.includes('$') || text.includes('```math');
+/**
+ * For the HTML export: math as MathML, which browsers typeset themselves, so
+ * the exported file needs no fonts or stylesheet. KaTeX writes the markup (and
+ * escapes the TeX in it); it goes into the document as it is, which is why the
+ * export stringifies with raw HTML allowed: after the sanitizer these are the
+ * only raw nodes in the tree. Runs without a DOM (the formats worker).
+ */
+export function rehypeMathMl() {
+  return (tree: HastNode) => {
+    const visit = (node: HastNode) => {
+      if (!('children' in node) || !node.children) return;
+      node.children = node.children.map((kid) => {
+        if (kid.type !== 'element') return kid;
+        const el = kid as HastElement;
+        let math: HastElement | null = null;
+        let display = false;
+        if (el.tagName === 'code' && (classesOf(el).includes('math-inline') || classesOf(el).includes('math-display'))) {
+          math = el;
+          display = classesOf(el).includes('math-display');
+        } else if (el.tagName === 'pre' && el.children.length === 1 && el.children[0]!.type === 'element') {
+          const code = el.children[0] as HastElement;
+          if (code.tagName === 'code' && classesOf(code).some((c) => c === 'language-math' || c === 'math-display')) {
+            math = code;
+            display = true;
+          }
+        }
+        if (!math) {
+          visit(el);
+          return el;
+        }
+        return { type: 'raw', value: katex.renderToString(textOf(math), { ...KATEX_OPTIONS, displayMode: display, output: 'mathml' }) };
+      });
+    };
+    visit(tree);
+  };
 }

@@ -4,7 +4,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
-import { exportKatex, mathRemarkPlugins } from './math';
+import { mathRemarkPlugins, rehypeMathMl } from './math';
 import { remarkRawHtmlAsText } from './rawHtmlAsText';
 import { markdownSanitizeSchema } from './sanitizeSchema';
 
@@ -22,8 +22,9 @@ const processor = unified()
   .use(remarkRawHtmlAsText)
   .use(remarkRehype)
   .use(rehypeSanitize, markdownSanitizeSchema)
-  .use([exportKatex])
-  .use(rehypeStringify)
+  .use(rehypeMathMl)
+  // Raw nodes exist only where rehypeMathMl put KaTeX's MathML (remark-rehype runs without raw HTML, and the sanitizer before).
+  .use(rehypeStringify, { allowDangerousHtml: true })
   .freeze();
 
 export function renderMarkdownToHtml(md: string): string {
