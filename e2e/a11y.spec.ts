@@ -84,6 +84,11 @@ for (const scheme of ['light', 'dark'] as const) {
     await tree.getByRole('treeitem').filter({ hasText: 'assistant: With widths spread evenly' }).click();
     const leave = page.getByRole('dialog', { name: 'Leave this branch?' });
     await expect(leave).toBeVisible();
+    // It fits: every choice and Cancel fully on screen, each label whole (no text cut off at either end).
+    for (const button of await leave.getByRole('button').all()) {
+      await expect(button).toBeInViewport({ ratio: 1 });
+      expect(await button.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    }
     await audit(page, 'leave-branch dialog', found, counts);
     await leave.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('button', { name: 'Close panel' }).click();

@@ -137,10 +137,10 @@ export function AppShell() {
       </aside>
       {/* A tap outside the drawer closes it; keyboard users have Escape and the drawer's close button. */}
       <div className="drawer-backdrop" aria-hidden="true" onClick={closeDrawer} />
-      <div className="main" inert={narrow && drawerOpen}>
+      <main className="main" inert={narrow && drawerOpen}>
         <NoModelNotice />
         {sessionId ? <SessionView key={sessionId} sessionId={sessionId} /> : <Welcome />}
-      </div>
+      </main>
       <SettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} session={sessionRow ?? null} />
     </div>
   );

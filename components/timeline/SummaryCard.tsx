@@ -153,7 +153,7 @@ export function SummaryCard({ item, session, busy, onJumpTo }: { item: SummaryIt
         {!item.onPath && <span className="tag">other branch</span>}
         <span className="grow" />
         <time className="card-time" dateTime={new Date(entry.timestamp).toISOString()}>
-          {new Date(entry.timestamp).toLocaleString()}
+          {new Date(entry.timestamp).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}
         </time>
       </header>
       <dl className="card-facts">
