@@ -1,5 +1,6 @@
 'use client';
 
+import { Keyboard, Search } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { ariaKeyShortcuts, matchShortcuts, shortcutLabel, type ShortcutId } from '@/lib/keyboard/shortcuts';
 import { useFlows } from '@/components/state/FlowsProvider';
@@ -89,10 +90,12 @@ export function AppCommands() {
 
   return (
     <>
-      <button type="button" className="btn" aria-keyshortcuts={ariaKeyShortcuts('search', mac)} title={shortcutLabel('search', mac)} onClick={() => setSearchOpen(true)}>
+      <button type="button" className="btn ghost block" aria-keyshortcuts={ariaKeyShortcuts('search', mac)} title={shortcutLabel('search', mac)} onClick={() => setSearchOpen(true)}>
+        <Search aria-hidden="true" className="icon" />
         Search messages
       </button>
-      <button type="button" className="btn" aria-keyshortcuts={ariaKeyShortcuts('showShortcuts', mac)} title="?" onClick={() => setHelpOpen(true)}>
+      <button type="button" className="btn ghost block" aria-keyshortcuts={ariaKeyShortcuts('showShortcuts', mac)} title="?" onClick={() => setHelpOpen(true)}>
+        <Keyboard aria-hidden="true" className="icon" />
         Keyboard shortcuts
       </button>
       <SearchDialog open={searchOpen} onClose={() => setSearchOpen(false)} />

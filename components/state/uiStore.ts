@@ -17,6 +17,8 @@ interface UiState {
   /** A message to bring into view once its session shows (a search result), handled once. */
   jump: { sessionId: string; entryId: EntryId; nonce: number } | null;
   sidePanel: SidePanel;
+  /** The session drawer on a phone (on a wide screen the list is always shown and this is ignored). */
+  drawerOpen: boolean;
   /** Unsent composer text per session, so switching sessions keeps drafts; saved to survive reloads. */
   drafts: Record<string, string>;
   /** Settings → Providers, also opened from the "no model" notice. */
@@ -33,6 +35,7 @@ interface UiState {
   openHash: (hash: string) => void;
   clearJump: () => void;
   setSidePanel: (p: SidePanel) => void;
+  setDrawerOpen: (open: boolean) => void;
   setDraft: (sessionId: string, text: string) => void;
   /** Reads a session's saved draft the first time the session is shown in this tab. */
   loadDraft: (sessionId: string) => void;
@@ -43,10 +46,6 @@ function writeHash(id: string | null, draft = false) {
   if (typeof window === 'undefined') return;
   const next = id ? `#/${draft ? 'new' : 's'}/${encodeURIComponent(id)}` : '#/';
   if (window.location.hash !== next) window.history.replaceState(null, '', next);
-}
-
-export function sessionIdFromHash(hash: string): string | null {
-  return routeFromHash(hash).sessionId;
 }
 
 export function routeFromHash(hash: string): { sessionId: string | null; draft: boolean } {
@@ -60,18 +59,20 @@ export const useUi = create<UiState>((set, get) => ({
   draftId: null,
   jump: null,
   sidePanel: null,
+  drawerOpen: false,
   drafts: {},
   providersOpen: false,
   setProvidersOpen: (open) => set({ providersOpen: open }),
+  // Picking a session (or starting one) is what the drawer was opened for: it closes.
   selectSession: (id) => {
     const draft = id !== null && id === get().draftId;
     writeHash(id, draft);
-    set({ sessionId: id, draft });
+    set({ sessionId: id, draft, drawerOpen: false });
   },
   newSession: () => {
     const id = get().draftId ?? newId();
     writeHash(id, true);
-    set({ sessionId: id, draft: true, draftId: id });
+    set({ sessionId: id, draft: true, draftId: id, drawerOpen: false });
   },
   draftStored: (id) => {
     if (get().draftId === id) set({ draftId: null });
@@ -93,6 +94,7 @@ export const useUi = create<UiState>((set, get) => ({
   },
   clearJump: () => set({ jump: null }),
   setSidePanel: (p) => set({ sidePanel: p }),
+  setDrawerOpen: (open) => set({ drawerOpen: open }),
   setDraft: (sessionId, text) => {
     set((s) => ({ drafts: { ...s.drafts, [sessionId]: text } }));
     saveDraftSoon(sessionId, text);
