@@ -1,6 +1,6 @@
 'use client';
 
-import { ChevronDown, ChevronRight, Tag } from 'lucide-react';
+import { ChevronDown, ChevronRight, Forward, Tag } from 'lucide-react';
 import { memo, type CSSProperties, type FocusEvent, type MouseEvent } from 'react';
 import { plural } from '@/lib/format/plural';
 import type { TreeRow } from '@/lib/tree/flatten';
@@ -165,7 +165,8 @@ export const TreeRowView = memo(function TreeRowView({
             handlers.onContinue(row.id);
           }}
         >
-          Continue
+          {/* An icon, not a word: visible text inside the row would not be part of the row's name. */}
+          <Forward aria-hidden="true" className="icon" />
         </button>
       )}
       {editing ? (
