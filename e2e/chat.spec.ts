@@ -2,7 +2,8 @@ import { assistantMessages, expect, mock, newSession, openApp, sendMessage, test
 
 test.describe('chat', () => {
   test('a reply streams in, and survives a reload', async ({ page, consoleErrors }) => {
-    await mock.script([{ for: 'chat', chunks: ['The ', 'capital ', 'of ', 'France ', 'is ', 'Paris.'], chunkDelayMs: 150 }]);
+    // Slow enough that "mid-stream" lasts seconds after "The capital" shows, also on a busy 2-core machine.
+    await mock.script([{ for: 'chat', chunks: ['The ', 'capital ', 'of ', 'France ', 'is ', 'Paris.'], chunkDelayMs: 500 }]);
     await openApp(page);
     await newSession(page);
     await sendMessage(page, 'What is the capital of France?');

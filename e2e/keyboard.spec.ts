@@ -33,14 +33,14 @@ const MOD = 'Control';
 test.describe('focus', () => {
   test('New session focuses the message box, and an empty new session is not stored, not even across a reload', async ({ page }) => {
     await openApp(page);
-    await page.getByRole('button', { name: 'New session' }).click();
+    await page.getByRole('button', { name: 'New session', exact: true }).click();
     await expect(composer(page)).toBeFocused();
     await expect(page.getByRole('heading', { name: 'New session', level: 1 })).toBeVisible();
     await expect(sessionList(page)).toContainText('No sessions yet.');
     expect(await storedSessions(page)).toBe(0);
 
     // Pressed again, and reloaded: still one unsent new session, still nothing stored.
-    await page.getByRole('button', { name: 'New session' }).click();
+    await page.getByRole('button', { name: 'New session', exact: true }).click();
     await page.reload();
     await expect(composer(page)).toBeFocused();
     await expect(sessionList(page)).toContainText('No sessions yet.');

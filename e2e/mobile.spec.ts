@@ -71,7 +71,7 @@ test('phone: the first screen is the app, the chat fills the screen with the com
   const nav = page.getByRole('navigation', { name: 'Sessions' });
   await expect(nav).toBeInViewport();
   await expect(nav.getByRole('listitem')).toHaveCount(1);
-  await expectTouchTarget(page.getByRole('button', { name: 'New session' }));
+  await expectTouchTarget(page.getByRole('button', { name: 'New session', exact: true }));
   await expect(page.getByRole('button', { name: 'Settings' })).toBeInViewport();
   await nav.getByRole('button', { name: /^Hello from a phone/ }).click();
   await expect(nav).toBeHidden();

@@ -35,7 +35,7 @@ test.describe('a new user, on a server with no provider configured', () => {
 
   test('adds an OpenAI-compatible server in Settings → Providers; its models appear in the picker without a reload, and it chats', async ({ page }) => {
     await page.goto(`${app.url}/`);
-    await expect(page.getByRole('button', { name: 'New session' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'New session', exact: true })).toBeVisible();
     await expect(page.getByRole('status', { name: 'No model connected' })).toBeVisible();
     await newSession(page);
     await expect(page.getByRole('combobox', { name: 'Model' })).toBeDisabled();

@@ -102,7 +102,7 @@ test.describe('offline', () => {
     expect(new Set(scriptNonces)).toEqual(new Set([nonce]));
 
     // Read: the session opens with its messages.
-    await expect(page.getByRole('button', { name: 'New session' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'New session', exact: true })).toBeVisible();
     const list = page.getByRole('navigation', { name: 'Sessions' });
     await list.getByRole('button', { name: new RegExp(`^${session!.meta.title.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }).click();
     await expect(page.getByRole('article').first()).toBeVisible();

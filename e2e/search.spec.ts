@@ -163,7 +163,7 @@ test.describe('search', () => {
     await expect(page.getByText(/Imported [\d,]+ sessions/)).toBeVisible({ timeout: 240_000 });
     // A fresh page, so the build below is timed on its own.
     await page.reload();
-    await expect(page.getByRole('button', { name: 'New session' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'New session', exact: true })).toBeVisible();
 
     /** Opens the search and waits until the index is ready; the time that took. */
     const timeToReady = async () => {
@@ -177,7 +177,7 @@ test.describe('search', () => {
     await expect.poll(() => storedIndexSessions(page), { timeout: 120_000 }).toBe(shape.conversations);
 
     await page.reload();
-    await expect(page.getByRole('button', { name: 'New session' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'New session', exact: true })).toBeVisible();
     const loadMs = await timeToReady();
     const dialog = page.getByRole('dialog', { name: 'Search' });
     const askedAt = Date.now();

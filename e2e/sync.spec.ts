@@ -52,7 +52,7 @@ async function newDevice(browser: Browser, url?: string): Promise<Page> {
   const page = await context.newPage();
   if (url) {
     await page.goto(url);
-    await expect(page.getByRole('button', { name: 'New session' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'New session', exact: true })).toBeVisible();
   } else await openApp(page);
   return page;
 }

@@ -74,10 +74,11 @@ test('primary and secondary buttons stay readable under the pointer, and keyboar
       expect(contrast(fg, behind), `${name} on hover (${scheme}): ${fg} on ${behind}`).toBeGreaterThanOrEqual(4.5);
     }
   }
+  // Reached by the keyboard (Shift+Tab from the search box just after it), so the focus style is the keyboard one.
   await page.mouse.move(700, 400);
-  await page.locator('body').click({ position: { x: 700, y: 5 } });
-  await page.keyboard.press('Tab');
-  const focused = page.getByRole('button', { name: 'New session' });
+  await page.getByRole('searchbox', { name: 'Search sessions' }).focus();
+  await page.keyboard.press('Shift+Tab');
+  const focused = page.getByRole('button', { name: 'New session', exact: true });
   await expect(focused).toBeFocused();
   const ring = await focused.evaluate((el) => ({ style: getComputedStyle(el).outlineStyle, width: parseFloat(getComputedStyle(el).outlineWidth) }));
   expect(ring.style).toBe('solid');

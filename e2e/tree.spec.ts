@@ -124,7 +124,7 @@ test('tree rows: an F2 label shows on its row and under the Labelled filter; a l
   const question = 'Which of the three cache layouts we discussed keeps the p95 latency under two hundred milliseconds when the hit rate drops to forty percent?';
   await mock.script([{ for: 'chat', reply: 'The content-addressed one.' }, { for: 'chat', reply: 'Yes, with five breakpoints.' }]);
   await openApp(page);
-  await press(page, page.getByRole('button', { name: 'New session' }));
+  await press(page, page.getByRole('button', { name: 'New session', exact: true }));
   await typeAndSend(page, question);
   await expect(assistantMessages(page).last()).toContainText('The content-addressed one.');
   await waitIdle(page);
@@ -147,7 +147,14 @@ test('tree rows: an F2 label shows on its row and under the Labelled filter; a l
   // The row shows well over 35 characters, and the whole text is its tooltip.
   const preview = row.getByTitle(`user: ${question}`);
   await expect(preview).toBeVisible();
-  expect(await preview.evaluate((el) => el.clientWidth)).toBeGreaterThan(300);
+  const shown = await preview.evaluate((el) => {
+    // How wide the text's first 36 characters are in the row's own font, against the room the row gives the text.
+    const ctx = document.createElement('canvas').getContext('2d')!;
+    const style = getComputedStyle(el);
+    ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    return { room: el.clientWidth, needed: ctx.measureText((el.textContent ?? '').slice(0, 36)).width };
+  });
+  expect(shown.room).toBeGreaterThan(shown.needed);
 
   await page.getByRole('combobox', { name: 'Filter' }).selectOption('labelled');
   await expect(tree.getByRole('treeitem')).toHaveCount(1);

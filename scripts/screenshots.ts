@@ -157,7 +157,7 @@ class Walk {
 
   async newSession() {
     await this.openDrawer();
-    await this.page.getByRole('button', { name: 'New session' }).click();
+    await this.page.getByRole('button', { name: 'New session', exact: true }).click();
     await expect(this.page.getByRole('textbox', { name: 'Message' })).toBeVisible();
   }
 
