@@ -52,7 +52,7 @@ test('image attachments: a thumbnail in the composer and in the message, and a c
 
   const thumb = userMessages(page).last().getByRole('button', { name: 'View Attached image, 640×400 larger' });
   await expect(thumb).toBeVisible();
-  const small = (await thumb.boundingBox())!;
+  const small = (await thumb.locator('img').boundingBox())!;
   expect(small.width).toBeLessThanOrEqual(240);
   await thumb.click();
   const viewer = page.getByRole('dialog', { name: 'Attached image, 640×400' });
