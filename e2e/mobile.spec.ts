@@ -120,7 +120,7 @@ test('phone: send, compact, tree, timeline and export, each panel a full-screen 
   await expect(card).toContainText('Phone summary: topics one to three.');
   await expectNoSideways(page, timelinePanel.locator('.side-body'));
   // The summary's "## Goal" is a small section label in the card, not a page-sized heading.
-  const heading = card.getByRole('heading', { name: 'Goal' });
+  const heading = card.getByRole('heading', { name: 'Goal' }).first();
   const sizes = await heading.evaluate((el) => ({ heading: parseFloat(getComputedStyle(el).fontSize), body: parseFloat(getComputedStyle(document.body).fontSize) }));
   expect(sizes.heading).toBeLessThanOrEqual(sizes.body);
   await timelinePanel.getByRole('button', { name: 'Close panel' }).click();
