@@ -311,7 +311,7 @@ export function SessionTreeView({ tree, version, leafId, activePathIds, labels, 
     <div className={`stree${className ? ` ${className}` : ''}`}>
       <div className="stree-toolbar">
         <label className="stree-filter">
-          <span className="stree-sr">Filter</span>
+          <span className="sr-only">Filter</span>
           <select
             value={filter}
             onChange={(e) => {

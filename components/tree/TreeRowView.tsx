@@ -147,7 +147,7 @@ export const TreeRowView = memo(function TreeRowView({
         <Preview text={preview.text} query={query} />
         {row.isBranchPoint && <span className="stree-count">{plural(row.childCount, 'branch', 'branches')}</span>}
         {row.isCurrent && <span className="stree-current">current</span>}
-        <span className="stree-sr">
+        <span className="sr-only">
           {row.branchIndex > 0 ? `, branch ${row.branchIndex} of ${row.branchCount}` : ''}
           {row.label !== undefined ? ', labelled' : ''}
           {row.onActivePath ? ', on the active path' : ''}
