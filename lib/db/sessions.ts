@@ -9,10 +9,10 @@ import { domainEntry, domainMeta, entryRow, sessionRow, type MetaFields } from '
 import type { SessionRow, StoredEntry } from './schema';
 import { nextLocalHlc, unsynced } from './syncMarks';
 
-type Tx = Transaction & { table: AppDB['table'] };
+export type Tx = Transaction & { table: AppDB['table'] };
 
 /** Next write revision; must run inside the write transaction so revisions are strictly increasing across tabs. */
-async function nextRev(tx: Tx): Promise<number> {
+export async function nextRev(tx: Tx): Promise<number> {
   const meta = tx.table('meta');
   const cur = (await meta.get('rev'))?.value ?? 0;
   const rev = cur + 1;
@@ -261,7 +261,7 @@ interface Prepared {
 }
 
 /** The snapshot as it will be stored, before any storage-owned field is given: domain fields only. */
-function prepare(snap: SessionSnapshot, fileName: string | undefined): Prepared {
+export function prepareImport(snap: SessionSnapshot, fileName: string | undefined): Prepared {
   const meta = domainMeta(snap.meta);
   const entries = snap.entries.map(domainEntry);
   if (fileName !== undefined && !meta.source?.hash) {
@@ -273,7 +273,7 @@ function prepare(snap: SessionSnapshot, fileName: string | undefined): Prepared 
 }
 
 /** What makes two imported sessions the same: one file (hash) and one conversation in it (originalId). */
-const sameSourceKey = (source: SessionMeta['source']): string | undefined => (source?.hash ? `${source.hash}\n${source.originalId ?? ''}` : undefined);
+export const sameSourceKey = (source: SessionMeta['source']): string | undefined => (source?.hash ? `${source.hash}\n${source.originalId ?? ''}` : undefined);
 
 /**
  * Writes whole sessions, all in one transaction: either every session of the
@@ -285,7 +285,7 @@ const sameSourceKey = (source: SessionMeta['source']): string | undefined => (so
 export async function importSnapshots(snapshots: SessionSnapshot[], opts: ImportSnapshotsOptions = {}, db: AppDB = getDB()): Promise<ImportOutcome> {
   return guarded(() => {
     // Before the transaction opens: building rows and hashing is CPU work that no request waits on.
-    const prepared = snapshots.map((s) => prepare(s, opts.fileName));
+    const prepared = snapshots.map((s) => prepareImport(s, opts.fileName));
     return db.transaction('rw', db.sessions, db.entries, db.meta, db.syncState, async (tx) => {
       const outcome: ImportOutcome = { imported: [], duplicates: [] };
       const rev = await nextRev(tx as Tx);
