@@ -561,6 +561,7 @@ async function main() {
     ...machine(),
     quick: QUICK,
     rounds: ROUNDS,
+    busyProcesses: BUSY,
     concurrency: { chats: CONCURRENCY, summaries: CONCURRENCY },
     requestBodies: { chat: avgBody('chat'), summarize: avgBody('summarize') },
     build: { rebuilt: built, seconds: buildSeconds },
