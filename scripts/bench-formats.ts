@@ -19,6 +19,13 @@
  *    conversations/s, and peak memory relative to the file size, with the
  *    text path as the baseline (ratios printed). Both must yield the same
  *    sessions (compared by digest).
+ *    Then the same file imported INCLUDING storage, in a fresh process: the
+ *    formats worker's own function (lib/db/importFile.ts importFileToStore:
+ *    parse, store in batches, commit) into the app's database on
+ *    fake-indexeddb: time, MB/s, sessions and entries stored (checked against
+ *    the parse), progress updates and peak memory. A Node figure: fake-indexeddb
+ *    is IndexedDB written in JavaScript, in memory (its heap holds the
+ *    database); the browser figure comes from the browser bench.
  * 3. Exports of a generated 10,000-entry session with branches: JSONL,
  *    Markdown (active path and all branches), HTML and the zip archive; then
  *    the JSONL read back through importText and importStream and the archive
@@ -32,8 +39,9 @@
  *    time, files/s, MB/s and peak memory, sampled as above. Twice: with a store
  *    that counts what it is given and keeps nothing (what the import pipeline
  *    itself holds: it must stay bounded, about one file's worth, however many
- *    files), and with the real store on fake-indexeddb (time end to end; its
- *    heap includes the in-memory database, which a browser keeps on disk).
+ *    files), and through importFileToStore into the real database on
+ *    fake-indexeddb (time end to end; its heap includes the in-memory
+ *    database, which a browser keeps on disk).
  *
  * Prints tables and writes bench-results/formats.json. Options:
  *   --quick            smaller sizes, fewer repetitions (smoke run)
@@ -57,7 +65,7 @@ import { generateSession } from '@/lib/testing/generate';
 import { chatGptExportChunks, emptyShape, type ChatGptExportShape } from '@/lib/testing/generateChatGpt';
 import { createFormatsService } from '@/lib/formats/service';
 import { BatchImportTracker, importBatch, type BatchFile, type BatchSummary } from '@/lib/flows/importBatch';
-import type { FlowPorts, ImportOutcome, SessionStore } from '@/lib/flows/ports';
+import type { FlowPorts, ImportProgress, StoredImport } from '@/lib/flows/ports';
 import { claudeCodeFolderFiles, emptyClaudeCodeShape } from '@/lib/testing/generateClaudeCode';
 import { args, fmt, machine, machineLine, numArg, QUICK, stats, table } from './benchReport';
 
@@ -103,7 +111,7 @@ function digest(r: ImportResult): string {
 // ------------------------------------------------------------------ child: one measured import
 
 interface ChildSpec {
-  mode: 'stream' | 'text' | 'folder' | 'folder-store';
+  mode: 'stream' | 'text' | 'folder' | 'folder-store' | 'store';
   /** A file, or (folder modes) a directory. */
   file: string;
   fileName: string;
@@ -156,62 +164,41 @@ async function folderBlobs(dir: string): Promise<BatchFile[]> {
   return out;
 }
 
-/** A store that counts what it is given and keeps none of it, deduplicating by source as the real one does. */
-function countingStore(): { store: SessionStore; entries: () => number } {
+/**
+ * importFileToStore without storage: parses with the worker's importFile,
+ * counts what it would store and keeps none of it, deduplicating by source as
+ * the real one does.
+ */
+function countingImporter(): { importFileToStore: (file: Blob, name: string, opts: unknown, onProgress?: (p: ImportProgress) => void) => Promise<StoredImport>; entries: () => number } {
+  const api = createFormatsService();
   const seen = new Set<string>();
   let entries = 0;
-  const store = {
-    async importSnapshots(snapshots) {
-      const outcome: ImportOutcome = { imported: [], duplicates: [] };
-      snapshots.forEach((s, index) => {
+  return {
+    async importFileToStore(file, name, _opts, onProgress) {
+      const r = await api.importFile(file, name, (bytesRead, totalBytes) => onProgress?.({ bytesRead, totalBytes, stored: 0, total: null }));
+      const out: StoredImport = { format: r.format, warnings: r.warnings, ...(r.skipped ? { skipped: r.skipped } : {}), read: r.sessions.length, imported: [], duplicates: [] };
+      r.sessions.forEach((s, index) => {
         const key = `${s.meta.source?.hash ?? ''}\n${s.meta.source?.originalId ?? ''}`;
-        if (seen.has(key)) outcome.duplicates.push({ index, title: s.meta.title, existingId: key });
+        if (seen.has(key)) out.duplicates.push({ index, title: s.meta.title, existingId: key });
         else {
           seen.add(key);
           entries += s.entries.length;
-          outcome.imported.push({ ...s.meta, entryCount: s.entries.length, rev: 1 });
+          out.imported.push({ id: key, title: s.meta.title });
         }
       });
-      return outcome;
+      return out;
     },
-  } as Pick<SessionStore, 'importSnapshots'> as SessionStore;
-  return { store, entries: () => entries };
+    entries: () => entries,
+  };
 }
 
-interface FolderChildResult {
-  mode: 'folder' | 'folder-store';
-  files: number;
-  bytes: number;
-  summary: Omit<BatchSummary, 'skipped'> & { skipped: number };
-  entries: number;
-  coldMs: number;
-  progressCalls: number;
-  /** Largest heap still in use right after a garbage collection during the import: what the import keeps alive, garbage aside. */
-  peakLiveHeap: number;
-  memory: ChildResult['memory'];
-}
-
-async function runFolderChild(spec: ChildSpec): Promise<void> {
+/**
+ * Runs `run` once with the memory sampling every child uses: a 5 ms timer,
+ * the run's own progress (`tick`), V8's GC profiler and an RSS sampler thread.
+ */
+async function measured<T>(run: (tick: () => void) => Promise<T>): Promise<{ value: T; coldMs: number; progressCalls: number; peakLiveHeap: number; memory: ChildResult['memory'] }> {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('the child needs --expose-gc');
-  let store: SessionStore;
-  let entries: () => number;
-  if (spec.mode === 'folder-store') {
-    const { fakeIndexedDbStore } = await import('./benchFakeStore');
-    store = fakeIndexedDbStore();
-    entries = () => NaN;
-  } else ({ store, entries } = countingStore());
-  const api = createFormatsService();
-  const files = await folderBlobs(spec.file);
-  const bytes = files.reduce((n, f) => n + f.file.size, 0);
-  const quiet = () => {};
-  const ports = {
-    store,
-    formats: { importFile: async (file: Blob, name: string, onProgress?: (n: number, t: number) => void) => api.importFile(file, name, onProgress) },
-    notify: { success: quiet, info: quiet, warning: quiet, error: quiet },
-  } as unknown as FlowPorts;
-  const tracker = new BatchImportTracker();
-
   const shared = new SharedArrayBuffer(8);
   const peakRssShared = new BigInt64Array(shared);
   const sampler = new Worker(RSS_SAMPLER, { eval: true, workerData: shared, execArgv: [] });
@@ -230,20 +217,18 @@ async function runFolderChild(spec: ChildSpec): Promise<void> {
     if (m.heapUsed > peakHeap) peakHeap = m.heapUsed;
     if (m.rss > peakRss) peakRss = m.rss;
   };
-  const stop = tracker.subscribe(() => {
-    progressCalls++;
-    sample();
-  });
   const timer = setInterval(sample, 5);
   const profiler = new v8.GCProfiler();
   profiler.start();
   const t0 = now();
-  const summary = await importBatch(ports, tracker, 'projects', files, () => {});
+  const value = await run(() => {
+    progressCalls++;
+    sample();
+  });
   const coldMs = now() - t0;
   sample();
   const gcs = profiler.stop();
   clearInterval(timer);
-  stop();
   let peakLive = base.heapUsed;
   for (const g of gcs?.statistics ?? []) {
     peakHeap = Math.max(peakHeap, g.beforeGC.heapStatistics.usedHeapSize, g.afterGC.heapStatistics.usedHeapSize);
@@ -254,22 +239,112 @@ async function runFolderChild(spec: ChildSpec): Promise<void> {
   gc();
   gc();
   const retainedHeap = process.memoryUsage().heapUsed - base.heapUsed;
-  const out: FolderChildResult = {
+  return {
+    value,
+    coldMs,
+    progressCalls,
     peakLiveHeap: peakLive - base.heapUsed,
+    memory: { baseHeapUsed: base.heapUsed, peakHeapUsed: peakHeap, baseRss: base.rss, peakRss, retainedHeap, samples, gcs: gcs?.statistics.length ?? 0 },
+  };
+}
+
+interface FolderChildResult {
+  mode: 'folder' | 'folder-store';
+  files: number;
+  bytes: number;
+  summary: Omit<BatchSummary, 'skipped'> & { skipped: number };
+  entries: number;
+  coldMs: number;
+  progressCalls: number;
+  /** Largest heap still in use right after a garbage collection during the import: what the import keeps alive, garbage aside. */
+  peakLiveHeap: number;
+  memory: ChildResult['memory'];
+}
+
+async function runFolderChild(spec: ChildSpec): Promise<void> {
+  let formats: Pick<FlowPorts['formats'], 'importFileToStore' | 'cancelImport'>;
+  let entries: () => number;
+  if (spec.mode === 'folder-store') {
+    const [{ fakeIndexedDb }, { createStoredImportService }] = await Promise.all([import('./benchFakeStore'), import('@/lib/db/importFile')]);
+    formats = createStoredImportService(fakeIndexedDb('bench-folder'));
+    entries = () => NaN;
+  } else {
+    const counting = countingImporter();
+    formats = { importFileToStore: counting.importFileToStore, cancelImport: async () => {} };
+    entries = counting.entries;
+  }
+  const files = await folderBlobs(spec.file);
+  const bytes = files.reduce((n, f) => n + f.file.size, 0);
+  const quiet = () => {};
+  const ports = { formats, notify: { success: quiet, info: quiet, warning: quiet, error: quiet } } as unknown as FlowPorts;
+  const tracker = new BatchImportTracker();
+  const m = await measured(async (tick) => {
+    const stop = tracker.subscribe(tick);
+    try {
+      return await importBatch(ports, tracker, 'projects', files, () => {});
+    } finally {
+      stop();
+    }
+  });
+  const out: FolderChildResult = {
+    peakLiveHeap: m.peakLiveHeap,
     mode: spec.mode as FolderChildResult['mode'],
     files: files.length,
     bytes,
-    summary: { ...summary, skipped: summary.skipped.length },
+    summary: { ...m.value, skipped: m.value.skipped.length },
     entries: entries(),
-    coldMs,
-    progressCalls,
-    memory: { baseHeapUsed: base.heapUsed, peakHeapUsed: peakHeap, baseRss: base.rss, peakRss, retainedHeap, samples, gcs: gcs?.statistics.length ?? 0 },
+    coldMs: m.coldMs,
+    progressCalls: m.progressCalls,
+    memory: m.memory,
+  };
+  process.stdout.write(`@@RESULT ${JSON.stringify(out)}\n`);
+}
+
+interface StoreChildResult {
+  mode: 'store';
+  bytes: number;
+  /** Sessions the file held, and what the database holds afterwards. */
+  read: number;
+  storedSessions: number;
+  storedEntries: number;
+  lastProgress: ImportProgress | null;
+  coldMs: number;
+  progressCalls: number;
+  peakLiveHeap: number;
+  memory: ChildResult['memory'];
+}
+
+/** The ChatGPT export parsed AND stored, as the formats worker does it, into the app's database on fake-indexeddb. */
+async function runStoreChild(spec: ChildSpec): Promise<void> {
+  const [{ fakeIndexedDb }, { importFileToStore }] = await Promise.all([import('./benchFakeStore'), import('@/lib/db/importFile')]);
+  const db = fakeIndexedDb('bench-store');
+  await db.open();
+  const file = await openAsBlob(spec.file);
+  let lastProgress: ImportProgress | null = null;
+  const m = await measured((tick) =>
+    importFileToStore(file, spec.fileName, { importedAt: IMPORTED_AT }, (p) => {
+      lastProgress = p;
+      tick();
+    }, undefined, db),
+  );
+  const out: StoreChildResult = {
+    mode: 'store',
+    bytes: file.size,
+    read: m.value.read,
+    storedSessions: await db.sessions.count(),
+    storedEntries: await db.entries.count(),
+    lastProgress,
+    coldMs: m.coldMs,
+    progressCalls: m.progressCalls,
+    peakLiveHeap: m.peakLiveHeap,
+    memory: m.memory,
   };
   process.stdout.write(`@@RESULT ${JSON.stringify(out)}\n`);
 }
 
 async function runChild(spec: ChildSpec): Promise<void> {
   if (spec.mode === 'folder' || spec.mode === 'folder-store') return runFolderChild(spec);
+  if (spec.mode === 'store') return runStoreChild(spec);
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('the child needs --expose-gc');
   const api = createFormatsService();
@@ -358,7 +433,8 @@ async function runChild(spec: ChildSpec): Promise<void> {
 /** Runs one import in a fresh Node process (tsx loader, --expose-gc) and returns what it measured. */
 function measureInChild(spec: ChildSpec & { mode: 'stream' | 'text' }): Promise<ChildResult>;
 function measureInChild(spec: ChildSpec & { mode: 'folder' | 'folder-store' }): Promise<FolderChildResult>;
-function measureInChild(spec: ChildSpec): Promise<ChildResult | FolderChildResult> {
+function measureInChild(spec: ChildSpec & { mode: 'store' }): Promise<StoreChildResult>;
+function measureInChild(spec: ChildSpec): Promise<ChildResult | FolderChildResult | StoreChildResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', SELF, '--child', JSON.stringify(spec)], {
       cwd: ROOT,
@@ -376,7 +452,7 @@ function measureInChild(spec: ChildSpec): Promise<ChildResult | FolderChildResul
       clearTimeout(timer);
       const line = stdout.split('\n').find((l) => l.startsWith('@@RESULT '));
       if (code !== 0 || !line) return reject(new Error(`import of ${spec.fileName} (${spec.mode}) failed: exit ${code ?? signal}\n${stdout}`));
-      resolve(JSON.parse(line.slice('@@RESULT '.length)) as ChildResult | FolderChildResult);
+      resolve(JSON.parse(line.slice('@@RESULT '.length)) as ChildResult | FolderChildResult | StoreChildResult);
     });
   });
 }
@@ -438,6 +514,10 @@ async function chatGptExportImport() {
     const text = await measureInChild({ mode: 'text', file: path, fileName: 'conversations.json', reps: 0 });
     if (stream.digest !== text.digest) throw new Error('conversations.json: the streaming import differs from importText');
     if (stream.sessions !== gen.shape.conversations) throw new Error(`conversations.json: ${stream.sessions} sessions imported, ${gen.shape.conversations} generated`);
+    const stored = await measureInChild({ mode: 'store', file: path, fileName: 'conversations.json', reps: 0 });
+    if (stored.storedSessions !== stream.sessions || stored.storedEntries !== stream.entries || stored.read !== stream.sessions) {
+      throw new Error(`conversations.json: importFileToStore stored ${stored.storedSessions} sessions / ${stored.storedEntries} entries of ${stored.read} read; the parse gave ${stream.sessions} / ${stream.entries}`);
+    }
     const figures = (c: ChildResult) => {
       const m = memoryFigures(c);
       return {
@@ -456,8 +536,23 @@ async function chatGptExportImport() {
     };
     const s = figures(stream);
     const t = figures(text);
+    const storedFigures = {
+      seconds: stored.coldMs / 1000,
+      megabytesPerSecond: bytes / MB / (stored.coldMs / 1000),
+      conversationsPerSecond: stored.storedSessions / (stored.coldMs / 1000),
+      storedSessions: stored.storedSessions,
+      storedEntries: stored.storedEntries,
+      lastProgress: stored.lastProgress,
+      progressUpdates: stored.progressCalls,
+      peakHeapUsed: stored.memory.peakHeapUsed,
+      heapAboveBase: stored.memory.peakHeapUsed - stored.memory.baseHeapUsed,
+      liveHeapAboveBase: stored.peakLiveHeap,
+      rssAboveBase: stored.memory.peakRss - stored.memory.baseRss,
+      retainedHeap: stored.memory.retainedHeap,
+    };
     return {
       bytes,
+      stored: storedFigures,
       generator: { seed: SEED, seconds: gen.ms / 1000, ...gen.shape },
       sessions: stream.sessions,
       entries: stream.entries,
@@ -725,6 +820,30 @@ async function main() {
     `   stream / text time: ${fmt(chatgpt.ratio.timeStreamOverText, 2)}×; text / stream peak heap Δ: ${fmt(chatgpt.ratio.heapTextOverStream, 2)}×, peak RSS Δ: ${fmt(chatgpt.ratio.rssTextOverStream, 2)}×. Retained = the imported sessions held after GC (needed either way).\n`,
   );
 
+  const st = chatgpt.stored;
+  console.log(`   Including storage (Node figure): the formats worker's importFileToStore — parse, store in batches, commit — into the app's database on fake-indexeddb`);
+  table(
+    ['path', 's', 'MB/s', 'conv/s', 'stored sessions', 'stored entries', 'last progress', 'progress updates', 'heap Δ', 'live heap Δ', 'RSS Δ'],
+    [
+      [
+        'parse + store (fake-indexeddb)',
+        fmt(st.seconds, 2),
+        fmt(st.megabytesPerSecond, 1),
+        fmt(st.conversationsPerSecond, 0),
+        st.storedSessions.toLocaleString(),
+        st.storedEntries.toLocaleString(),
+        st.lastProgress ? `stored ${st.lastProgress.stored.toLocaleString()} of ${st.lastProgress.total?.toLocaleString() ?? '?'}` : '—',
+        st.progressUpdates,
+        mb(st.heapAboveBase),
+        mb(st.liveHeapAboveBase),
+        mb(st.rssAboveBase),
+      ],
+    ],
+  );
+  console.log(
+    `   fake-indexeddb is IndexedDB written in JavaScript and kept in this process's heap (the heap figures include the database itself); a browser writes to disk in its own processes. Parse alone: ${fmt(chatgpt.stream.megabytesPerSecond, 1)} MB/s; with storage: ${fmt(st.megabytesPerSecond, 1)} MB/s. The browser figure is the browser bench's.\n`,
+  );
+
   const ex = await exportsAndRoundTrip();
   console.log(`3. Export of a generated ${ex.session.entries.toLocaleString()}-entry session (${ex.session.branchPoints} branch points, compactions; median of ${ex.reps} runs after a warm-up)`);
   const er = (name: string, r: typeof ex.exports.jsonl) => [name, fmt(r.medianMs, 1), fmt(r.maxMs, 1), mb(r.outputBytes, 2), fmt(r.megabytesPerSecond, 1)];
@@ -756,7 +875,7 @@ async function main() {
   const fr = (name: string, r: typeof folder.pipeline) => [name, fmt(r.seconds, 2), fmt(r.filesPerSecond, 0), fmt(r.megabytesPerSecond, 1), mb(r.peakHeapUsed), mb(r.heapAboveBase), mb(r.liveHeapAboveBase), mb(r.rssAboveBase), mb(r.retainedHeap), r.progressUpdates];
   table(
     ['store', 's', 'files/s', 'MB/s', 'peak heap', 'heap Δ', 'live heap Δ', 'RSS Δ', 'retained', 'progress updates'],
-    [fr('counting (keeps nothing)', folder.pipeline), fr('IndexedDB (fake-indexeddb, in memory)', folder.store)],
+    [fr('counting (keeps nothing)', folder.pipeline), fr('importFileToStore → fake-indexeddb', folder.store)],
   );
   console.log(
     `   live heap Δ = the largest heap still in use right after a GC during the import (garbage aside). The pipeline's is ${fmt(folder.pipeline.liveHeapAboveBase / fg.bytes, 2)}× the folder, ${fmt(folder.pipeline.liveHeapAboveBase / fg.largestFileBytes, 1)}× its largest file (${mb(fg.largestFileBytes)}): it holds the file in hand, not the folder. With fake-indexeddb the heap also holds the database itself (a browser keeps it on disk).\n`,

@@ -27,11 +27,14 @@
  *   --rounds N         rounds (default 3)
  *   --concurrency N    chats and summaries per round, each (default 50)
  *   --no-build         serve the existing .next even when sources are newer
+ *   --busy N           keep N extra processes spinning on the CPU during the rounds (default: one
+ *                      per core, so the servers share the machine with work that never yields;
+ *                      0 for an idle machine)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assemblePrompt, initialInstructions, SUMMARIZER_SYSTEM, updateInstructions } from '@/lib/compaction/prompts';
@@ -48,6 +51,7 @@ import { args, fmt, machine, machineLine, numArg, QUICK, stats, table } from './
 const ROUNDS = numArg('--rounds') ?? (QUICK ? 1 : 3);
 const CONCURRENCY = numArg('--concurrency') ?? (QUICK ? 10 : 50);
 const BUILD = !args.includes('--no-build');
+const BUSY = numArg('--busy') ?? (QUICK ? 0 : availableParallelism());
 const SEED = 20_261_123;
 const MODEL = 'compat:mock-large';
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -143,6 +147,11 @@ for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     console.error(`\n${sig}: stopping the servers`);
     void stopServers().then(() => process.exit(130));
   });
+}
+
+/** Processes that only burn CPU, so the rounds run on a busy machine; stopped with the servers. */
+function startSpinners(n: number): void {
+  for (let i = 0; i < n; i++) startChild(`spinner ${i + 1}`, process.execPath, ['-e', 'for (;;) {}'], { ...process.env }, false);
 }
 
 async function startMock(): Promise<{ url: string; log: LogTail }> {
@@ -435,7 +444,7 @@ function summarise(samples: Sample[]) {
 async function main() {
   const t0 = now();
   console.log(
-    `Route load bench — ${ROUNDS} round(s) of ${CONCURRENCY} chats + ${CONCURRENCY} summaries at once, ${machineLine()}\n`,
+    `Route load bench — ${ROUNDS} round(s) of ${CONCURRENCY} chats + ${CONCURRENCY} summaries at once, ${BUSY ? `${BUSY} CPU-bound processes running alongside` : 'no extra load'}, ${machineLine()}\n`,
   );
 
   let buildSeconds = 0;
@@ -471,6 +480,9 @@ async function main() {
   const wBad = w.samples.filter((s) => !s.ok);
   console.log(`Warm-up: ${warmup.length} requests in ${fmt(w.wallMs / 1000, 2)} s${wBad.length ? `, ${wBad.length} failed: ${wBad[0]!.error ?? wBad[0]!.dropped}` : ''}\n`);
 
+  // Busy from here: the measured rounds share the cores with processes that never yield.
+  startSpinners(BUSY);
+  if (BUSY) await sleep(1_000);
   const results = [];
   for (const [i, jobs] of rounds.entries()) {
     if (app.proc.exitCode !== null || app.proc.signalCode !== null) throw new Error(`next start died before round ${i + 1}:\n${app.log.tail()}`);
@@ -549,6 +561,7 @@ async function main() {
     ...machine(),
     quick: QUICK,
     rounds: ROUNDS,
+    busyProcesses: BUSY,
     concurrency: { chats: CONCURRENCY, summaries: CONCURRENCY },
     requestBodies: { chat: avgBody('chat'), summarize: avgBody('summarize') },
     build: { rebuilt: built, seconds: buildSeconds },

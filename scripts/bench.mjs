@@ -116,6 +116,9 @@ const HEADLINES = {
       ['…peak memory above baseline / file size (stream)', `heap ${f(c.stream.heapAboveBasePerFileByte, 2)}×, RSS ${f(c.stream.rssAbovePerFileByte, 2)}× (result itself: ${f(c.stream.retainedPerFileByte, 2)}×)`],
       ['…same file through importText (baseline)', `${f(c.text.seconds, 2)} s; heap ${f(c.text.heapAboveBasePerFileByte, 2)}×, RSS ${f(c.text.rssAbovePerFileByte, 2)}× the file`],
       ['…ratios', `time stream/text ${f(c.ratio.timeStreamOverText, 2)}×; peak heap text/stream ${f(c.ratio.heapTextOverStream, 2)}×, RSS ${f(c.ratio.rssTextOverStream, 2)}×`],
+      ...(c.stored
+        ? [['…parse + store into fake-indexeddb (Node figure)', `${f(c.stored.seconds, 2)} s, ${f(c.stored.megabytesPerSecond, 1)} MB/s, ${c.stored.storedSessions.toLocaleString('en-US')} conversations stored`]]
+        : []),
       [
         `export ${e.session.entries.toLocaleString('en-US')}-entry session (median ms)`,
         `jsonl ${f(e.exports.jsonl.medianMs, 0)}, md ${f(e.exports.markdown.medianMs, 0)}, md all ${f(e.exports.markdownAllBranches.medianMs, 0)}, html ${f(e.exports.html.medianMs, 0)}, zip ${f(e.exports.archive.medianMs, 0)}`,
@@ -133,7 +136,7 @@ const HEADLINES = {
     ];
   },
   load: (r) => [
-    [`${r.requests} requests (${r.rounds} × ${r.concurrency.chats} chats + ${r.concurrency.summaries} summaries at once)`, `${f(r.wallSeconds, 2)} s → ${f(r.requestsPerSecond, 1)} req/s, ${f(r.tokensPerSecond, 0)} streamed tokens/s`],
+    [`${r.requests} requests (${r.rounds} × ${r.concurrency.chats} chats + ${r.concurrency.summaries} summaries at once${r.busyProcesses ? `, ${r.busyProcesses} spinning processes alongside` : ''})`, `${f(r.wallSeconds, 2)} s → ${f(r.requestsPerSecond, 1)} req/s, ${f(r.tokensPerSecond, 0)} streamed tokens/s`],
     ['time to first byte p50 / p95 / max', `${f(r.latency.all.ttfbMs.p50, 0)} / ${f(r.latency.all.ttfbMs.p95, 0)} / ${f(r.latency.all.ttfbMs.max, 0)} ms`],
     ...(r.latency.afterFirstRound
       ? [['…after round 1 (server warm) p50 / p95 / max', `${f(r.latency.afterFirstRound.ttfbMs.p50, 0)} / ${f(r.latency.afterFirstRound.ttfbMs.p95, 0)} / ${f(r.latency.afterFirstRound.ttfbMs.max, 0)} ms`]]

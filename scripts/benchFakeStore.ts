@@ -4,7 +4,12 @@ import { AppDB } from '@/lib/db/db';
 import { createSessionStore } from '@/lib/db/store';
 import type { SessionStore } from '@/lib/flows/ports';
 
-/** The app's real store on an in-memory IndexedDB, for the folder-import bench (loaded only by the child that uses it). */
-export function fakeIndexedDbStore(): SessionStore {
-  return createSessionStore(new AppDB(`bench-folder-${Date.now()}`));
+/** An empty app database on an in-memory IndexedDB, for the import benches (loaded only by the children that use it). */
+export function fakeIndexedDb(name = 'bench'): AppDB {
+  return new AppDB(`${name}-${Date.now()}`);
+}
+
+/** The app's real store on an in-memory IndexedDB. */
+export function fakeIndexedDbStore(db = fakeIndexedDb('bench-folder')): SessionStore {
+  return createSessionStore(db);
 }

@@ -20,7 +20,8 @@ const tokens = new Proxy({} as TokensPort, {
 });
 
 const formats: FormatsPort = {
-  importFile: (file, fileName, onProgress) => getFormatsClient().importFile(file, fileName, onProgress ? progressProxy(onProgress) : undefined),
+  importFileToStore: (file, fileName, opts, onProgress) => getFormatsClient().importFileToStore(file, fileName, opts, onProgress ? progressProxy(onProgress) : undefined),
+  cancelImport: (importId) => getFormatsClient().cancelImport(importId),
   exportSession: (snapshot, kind) => getFormatsClient().exportSession(snapshot, kind),
   exportAll: (snapshots) => getFormatsClient().exportAll(snapshots),
 };

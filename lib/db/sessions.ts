@@ -9,10 +9,10 @@ import { domainEntry, domainMeta, entryRow, sessionRow, type MetaFields } from '
 import type { SessionRow, StoredEntry } from './schema';
 import { nextLocalHlc, unsynced } from './syncMarks';
 
-type Tx = Transaction & { table: AppDB['table'] };
+export type Tx = Transaction & { table: AppDB['table'] };
 
 /** Next write revision; must run inside the write transaction so revisions are strictly increasing across tabs. */
-async function nextRev(tx: Tx): Promise<number> {
+export async function nextRev(tx: Tx): Promise<number> {
   const meta = tx.table('meta');
   const cur = (await meta.get('rev'))?.value ?? 0;
   const rev = cur + 1;
@@ -222,25 +222,36 @@ export async function updateEntry(
   );
 }
 
-/** Stores token caches computed by the worker (one transaction for the batch). */
+/** Token caches written per transaction: the first open of a 10,000-entry session hands over 10,000 at once. */
+const TOKEN_CACHE_CHUNK = 500;
+
+/**
+ * Stores token caches computed by the worker, a chunk per transaction, so no
+ * single write holds the page for long. A token cache is not content: the
+ * entries keep their write revision, or the next append would make every tab
+ * re-read every entry whose cache was written (`entriesChangedSince`), the
+ * whole session after a first open. Another tab that lacks a cache counts it
+ * itself. Chunks are independent: a cache is only ever a shortcut.
+ */
 export async function setEntryTokens(
   sessionId: string,
   tokens: ReadonlyArray<{ id: EntryId; tokens: TokenCache }>,
   db: AppDB = getDB(),
 ): Promise<void> {
-  if (tokens.length === 0) return;
-  await guarded(() =>
-    db.transaction('rw', db.entries, db.meta, async (tx) => {
-      const rev = await nextRev(tx as Tx);
-      const byId = new Map(tokens.map((t) => [t.id, t.tokens]));
-      // One indexed read for the batch: imports hand over thousands of caches at once.
-      const stored = await db.entries.where('[sessionId+id]').anyOf(tokens.map((t) => [sessionId, t.id])).toArray();
-      // A cache counted for an earlier state of a reply (still streaming then) must not stick to its final text:
-      // its chars/4 figure no longer matches, and the entry is left to be counted again.
-      const current = stored.filter((e) => byId.get(e.id)!.chars4 === chars4(countingInput(e)));
-      await db.entries.bulkPut(current.map((e) => ({ ...e, tokens: byId.get(e.id)!, rev })));
-    }),
-  );
+  for (let i = 0; i < tokens.length; i += TOKEN_CACHE_CHUNK) {
+    const chunk = tokens.slice(i, i + TOKEN_CACHE_CHUNK);
+    await guarded(() =>
+      db.transaction('rw', db.entries, async () => {
+        const byId = new Map(chunk.map((t) => [t.id, t.tokens]));
+        // One indexed read for the chunk.
+        const stored = await db.entries.where('[sessionId+id]').anyOf(chunk.map((t) => [sessionId, t.id])).toArray();
+        // A cache counted for an earlier state of a reply (still streaming then) must not stick to its final text:
+        // its chars/4 figure no longer matches, and the entry is left to be counted again.
+        const current = stored.filter((e) => byId.get(e.id)!.chars4 === chars4(countingInput(e)));
+        await db.entries.bulkPut(current.map((e) => ({ ...e, tokens: byId.get(e.id)! })));
+      }),
+    );
+  }
 }
 
 // ---------------------------------------------------------------- import
@@ -268,7 +279,7 @@ interface Prepared {
 }
 
 /** The snapshot as it will be stored, before any storage-owned field is given: domain fields only. */
-function prepare(snap: SessionSnapshot, fileName: string | undefined): Prepared {
+export function prepareImport(snap: SessionSnapshot, fileName: string | undefined): Prepared {
   const meta = domainMeta(snap.meta);
   const entries = snap.entries.map(domainEntry);
   if (fileName !== undefined && !meta.source?.hash) {
@@ -280,7 +291,7 @@ function prepare(snap: SessionSnapshot, fileName: string | undefined): Prepared 
 }
 
 /** What makes two imported sessions the same: one file (hash) and one conversation in it (originalId). */
-const sameSourceKey = (source: SessionMeta['source']): string | undefined => (source?.hash ? `${source.hash}\n${source.originalId ?? ''}` : undefined);
+export const sameSourceKey = (source: SessionMeta['source']): string | undefined => (source?.hash ? `${source.hash}\n${source.originalId ?? ''}` : undefined);
 
 /**
  * Writes whole sessions, all in one transaction: either every session of the
@@ -292,7 +303,7 @@ const sameSourceKey = (source: SessionMeta['source']): string | undefined => (so
 export async function importSnapshots(snapshots: SessionSnapshot[], opts: ImportSnapshotsOptions = {}, db: AppDB = getDB()): Promise<ImportOutcome> {
   return guarded(() => {
     // Before the transaction opens: building rows and hashing is CPU work that no request waits on.
-    const prepared = snapshots.map((s) => prepare(s, opts.fileName));
+    const prepared = snapshots.map((s) => prepareImport(s, opts.fileName));
     return db.transaction('rw', db.sessions, db.entries, db.meta, db.syncState, async (tx) => {
       const outcome: ImportOutcome = { imported: [], duplicates: [] };
       const rev = await nextRev(tx as Tx);

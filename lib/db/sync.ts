@@ -101,11 +101,15 @@ export async function outbox(limits: { maxRecords: number; maxBytes: number }, d
     }
     // Entries in insertion order (parents before children); the sparse index holds only unpushed ones.
     let offset = 0;
+    // Entries of a file still being imported have no session row until the import commits (importStaging.ts), and may never get one.
+    const hasRow = new Map<string, boolean>();
     while (records < limits.maxRecords && bytes < limits.maxBytes) {
       const page = await db.entries.where('unsynced').equals(1).offset(offset).limit(500).toArray();
       if (page.length === 0) break;
       offset += page.length;
+      for (const id of new Set(page.map((e) => e.sessionId))) if (!hasRow.has(id)) hasRow.set(id, (await db.sessions.get(id)) !== undefined);
       for (const stored of page) {
+        if (!hasRow.get(stored.sessionId)) continue;
         const entry = toDomainEntry(stored);
         if (isStreaming(entry)) continue;
         bytes += approxBytes(entry);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importText } from '@/lib/formats';
 import { allFixtureFiles, FIXTURES_DIR } from '@/lib/testing/fixtures';
+import { chatGptExportChunks } from '@/lib/testing/generateChatGpt';
 import { testPorts } from '@/lib/testing/flowPorts';
 import { AppFlows } from './app';
 import type { BatchFile, BatchProgress } from './importBatch';
@@ -97,5 +98,33 @@ describe('folder import', () => {
     }, 0);
     expect(summary.sessionsImported).toBe(expected);
     expect(ports.notices.at(-1)!.message).toMatch(/^Cancelled: imported \d+ sessions? from real/);
+  });
+
+  it('Cancel while a big file is read keeps nothing of that file, and the files before it', async () => {
+    const ports = testPorts();
+    const flows = new AppFlows(ports);
+    const first = 'badlogic_pi-mono_compact.jsonl';
+    const bytes = new TextEncoder().encode([...chatGptExportChunks({ seed: 9, conversations: 30 })].join(''));
+    const parts: Uint8Array[] = [];
+    for (let i = 0; i < bytes.length; i += 65_536) parts.push(bytes.subarray(i, i + 65_536));
+    const files: BatchFile[] = [
+      { path: `export/a/${first}`, file: new Blob([readFileSync(join(FIXTURES_DIR, first))]) },
+      { path: 'export/b/conversations.json', file: new Blob(parts as BlobPart[]) },
+      { path: 'export/c/more.jsonl', file: new Blob([readFileSync(join(FIXTURES_DIR, first))]) },
+    ];
+    const stop = flows.batch.subscribe(() => {
+      const r = flows.batch.getSnapshot().running;
+      // Part of the export read: some of its conversations may already be written.
+      if (r?.current === 'export/b/conversations.json' && r.bytesDone > files[0]!.file.size + 65_536) flows.batch.cancel();
+    });
+    const summary = await flows.importFolder('export', files, () => {});
+    stop();
+    expect(summary.cancelled).toBe(true);
+    const firstFile = importText(readFileSync(join(FIXTURES_DIR, first), 'utf8'), { fileName: first });
+    expect(summary.sessionsImported).toBe(firstFile.sessions.length);
+    const stored = await ports.store.listSessions();
+    expect(stored.map((s) => s.source?.fileName)).toEqual(firstFile.sessions.map(() => first));
+    // Nothing of the export is left, not even entries without a session.
+    expect(await ports.db.entries.count()).toBe(firstFile.sessions.reduce((n, s) => n + s.entries.length, 0));
   });
 });

@@ -1,15 +1,17 @@
 import { errorMessage } from '@/lib/errors';
 import { skippedText, type SkippedCount } from '@/lib/formats/types';
+import { newId } from '@/lib/session/ids';
+import { isCancel } from './importFiles';
 import { Observable } from './observable';
 import type { FlowPorts } from './ports';
 
 /**
  * Importing a whole folder (`~/.claude/projects`, `~/.codex/sessions`, a
  * directory of exports): hundreds of files as one batch with one progress
- * (files and bytes), one summary at the end, and a Cancel that stops before
- * the next file. Every file is parsed in the worker and written in its own
- * transaction, so a bad file is skipped with its reason and never blocks the
- * others, and memory holds one file's sessions at a time.
+ * (files and bytes), one summary at the end, and a Cancel that stops the file
+ * being read (nothing of it is kept) and the ones after it. Every file is read,
+ * parsed and stored in the worker, whole or not at all, so a bad file is
+ * skipped with its reason and never blocks the others.
  */
 
 /** A file of the folder and its path inside it (`project/session.jsonl`). */
@@ -58,7 +60,7 @@ export class BatchImportTracker extends Observable<BatchState> {
     super({ running: null, summary: null });
   }
 
-  /** Stops the batch before its next file; what was imported stays. */
+  /** Stops the batch: the file being read is not kept, the files imported before it stay. */
   cancel(): void {
     this.abort?.abort();
   }
@@ -116,22 +118,31 @@ export async function importBatch(ports: FlowPorts, tracker: BatchImportTracker,
     const before = progress.bytesDone;
     tracker.update((s) => ({ ...s, running: { ...progress, current: path } }));
     try {
-      const result = await ports.formats.importFile(file, name, (bytesRead) => tracker.update((s) => ({ ...s, running: { ...progress, current: path, bytesDone: before + bytesRead } })));
+      const importId = newId();
+      // Cancel stops the file being read too: nothing of it is kept, the files before it stay.
+      const stop = () => void ports.formats.cancelImport(importId);
+      signal.addEventListener('abort', stop);
+      const result = await ports.formats
+        .importFileToStore(file, name, { importId }, (p) => tracker.update((s) => ({ ...s, running: { ...progress, current: path, bytesDone: before + p.bytesRead } })))
+        .finally(() => signal.removeEventListener('abort', stop));
       for (const c of result.skipped ?? []) {
         const cur = leftOut.get(c.one);
         leftOut.set(c.one, { ...c, count: (cur?.count ?? 0) + c.count });
       }
-      if (result.sessions.length === 0) skipped.push({ path, reason: 'it holds no conversation' });
+      if (result.read === 0) skipped.push({ path, reason: 'it holds no conversation' });
       else {
-        const outcome = await ports.store.importSnapshots(result.sessions, { fileName: name });
-        sessionsImported += outcome.imported.length;
-        alreadyImported += outcome.duplicates.length;
-        if (!opened && outcome.imported[0]) {
+        sessionsImported += result.imported.length;
+        alreadyImported += result.duplicates.length;
+        if (!opened && result.imported[0]) {
           opened = true;
-          onImported(outcome.imported[0].id);
+          onImported(result.imported[0].id);
         }
       }
     } catch (err) {
+      if (isCancel(err)) {
+        cancelled = true;
+        break;
+      }
       skipped.push({ path, reason: cleanError(err) });
     }
     progress.filesDone++;

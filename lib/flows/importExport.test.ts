@@ -2,9 +2,19 @@ import { readFileSync } from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { fixturePath, FIXTURES } from '@/lib/testing/fixtures';
+import { chatGptExportChunks } from '@/lib/testing/generateChatGpt';
 import { testPorts } from '@/lib/testing/flowPorts';
 import { AppFlows } from './app';
 import { EXPORT_FORMATS, safeFileName } from './exportSessions';
+import { progressText } from './importFiles';
+
+/** A generated ChatGPT export in 64 KB parts, so it streams in several chunks as a browser File does. */
+function generatedExport(conversations: number): File {
+  const bytes = new TextEncoder().encode([...chatGptExportChunks({ seed: 3, conversations })].join(''));
+  const parts: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i += 65_536) parts.push(bytes.subarray(i, i + 65_536));
+  return new File(parts as BlobPart[], 'conversations.json');
+}
 
 const file = (name: keyof typeof FIXTURES) => new File([readFileSync(fixturePath(name))], FIXTURES[name]);
 
@@ -35,6 +45,39 @@ describe('import flow', () => {
     dup.action!.run();
     await new Promise((r) => setTimeout(r, 200));
     expect(await ports.store.listSessions()).toHaveLength(4);
+  });
+
+  it('shows progress from bytes read to "Stored N of N sessions" for a big export', async () => {
+    const ports = testPorts();
+    const flows = new AppFlows(ports);
+    const texts: string[] = [];
+    const stop = flows.imports.subscribe(() => {
+      const a = flows.imports.getSnapshot().active;
+      if (a && texts.at(-1) !== progressText(a)) texts.push(progressText(a));
+    });
+    await flows.importFiles([generatedExport(30)], () => {});
+    stop();
+    expect(texts[0]).toBe('Read 0%, stored 0 sessions');
+    expect(texts.some((t) => /^Read [1-9]\d?%/.test(t))).toBe(true);
+    expect(texts.at(-1)).toBe('Stored 30 of 30 sessions');
+    expect(await ports.store.listSessions()).toHaveLength(30);
+  });
+
+  it('Cancel while a file is read keeps nothing of it and says so', async () => {
+    const ports = testPorts();
+    const flows = new AppFlows(ports);
+    const file = generatedExport(30);
+    const stop = flows.imports.subscribe(() => {
+      const a = flows.imports.getSnapshot().active;
+      if (a && a.bytesRead > 0 && a.bytesRead < file.size) flows.imports.cancel();
+    });
+    await flows.importFiles([file, generatedExport(5)], () => {});
+    stop();
+    expect(await ports.store.listSessions()).toHaveLength(0);
+    expect(await ports.db.entries.count()).toBe(0);
+    expect(flows.imports.getSnapshot()).toEqual({ active: null, error: null });
+    // The file after it was not started.
+    expect(ports.notices).toEqual([{ level: 'info', message: 'Import of conversations.json cancelled; nothing from it was saved.' }]);
   });
 
   it('counts the empty conversations of a Claude.ai export in the result message', async () => {

@@ -1,22 +1,43 @@
 import { errorMessage } from '@/lib/errors';
 import { skippedText } from '@/lib/formats/types';
-import type { SessionSnapshot } from '@/lib/session/types';
+import { newId } from '@/lib/session/ids';
 import { Observable } from './observable';
-import type { FlowPorts } from './ports';
+import type { FlowPorts, ImportFileOptions, ImportProgress } from './ports';
 
 export interface ImportState {
-  active: { fileName: string; bytesRead: number; totalBytes: number } | null;
+  /**
+   * The file being imported: bytes read, then sessions stored ("stored 1,200
+   * of 2,000"; `total` is known once the whole file is read).
+   */
+  active: ({ fileName: string } & ImportProgress) | null;
   error: { fileName: string; message: string } | null;
 }
 
-/** Import progress and the last error, for the import controls to show. */
+/** Import progress, the last error, and a Cancel for the import controls. */
 export class ImportTracker extends Observable<ImportState> {
+  private stop: (() => void) | null = null;
+
   constructor() {
     super({ active: null, error: null });
   }
 
   clearError(): void {
     this.update((s) => ({ ...s, error: null }));
+  }
+
+  /** Stops the file being imported (nothing of it is kept) and the files after it. */
+  cancel(): void {
+    this.stop?.();
+  }
+
+  /** @internal the flow's handle on the import it runs. */
+  begin(stop: () => void): void {
+    this.stop = stop;
+  }
+
+  /** @internal */
+  end(): void {
+    this.stop = null;
   }
 }
 
@@ -25,56 +46,79 @@ function cleanError(err: unknown): string {
   return errorMessage(err).replace(/^(Error|ImportError):\s*/, '');
 }
 
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+export const isCancel = (err: unknown): boolean => (err as { name?: unknown } | null)?.name === 'AbortError';
+
+const plural = (n: number, one: string) => `${n.toLocaleString('en-US')} ${one}${n === 1 ? '' : 's'}`;
+
+/** "Stored 1,200 of 2,000 sessions", or the bytes read while the file is still being read; for progress labels. */
+export function progressText(p: ImportProgress): string {
+  if (p.total === null) return `Read ${Math.floor((100 * p.bytesRead) / Math.max(1, p.totalBytes))}%, stored ${plural(p.stored, 'session')}`;
+  return `Stored ${p.stored.toLocaleString('en-US')} of ${plural(p.total, 'session')}`;
+}
 
 /**
- * Imports files one after another: parsed in the worker (streamed, with
- * progress), then written in one transaction per file, so a file lands whole
- * or not at all. Errors name the file and the line, and write nothing.
- * `onImported` hears the first session of each file that landed (to open it).
+ * Imports files one after another. Each is read, parsed and stored in the
+ * formats worker (ports.formats.importFileToStore): the page holds neither
+ * the file nor its sessions, and a file lands whole or not at all. Errors
+ * name the file and the line, and keep nothing. `onImported` hears the first
+ * session of each file that landed (to open it).
  */
 export async function importFiles(ports: FlowPorts, tracker: ImportTracker, files: File[], onImported: (sessionId: string) => void): Promise<void> {
   const { formats, notify } = ports;
+  let cancelled = false;
+  let current: string | null = null;
+  tracker.begin(() => {
+    cancelled = true;
+    if (current) void formats.cancelImport(current);
+  });
 
-  async function write(snapshots: SessionSnapshot[], fileName: string, allowDuplicates: boolean, leftOut = ''): Promise<void> {
-    const outcome = await ports.store.importSnapshots(snapshots, { allowDuplicates, fileName });
-    if (outcome.imported.length > 0) {
-      onImported(outcome.imported[0]!.id);
-      notify.success(`Imported ${plural(outcome.imported.length, 'session')} from ${fileName}${leftOut ? ` (${leftOut})` : ''}`);
-    }
-    if (outcome.duplicates.length > 0) {
-      const names = outcome.duplicates.map((d) => `“${d.title}”`).join(', ');
-      notify.info(`Already imported: ${names}. Nothing was duplicated.`, {
-        durationMs: 12_000,
-        action: {
-          label: 'Import a copy',
-          run: () =>
-            // By position: two conversations of one file may share a title.
-            void write(
-              outcome.duplicates.map((d) => snapshots[d.index]!),
-              fileName,
-              true,
-            ).catch((err: unknown) => notify.error(cleanError(err))),
-        },
-      });
-    }
-  }
-
-  for (const file of files) {
-    tracker.set({ active: { fileName: file.name, bytesRead: 0, totalBytes: file.size }, error: null });
+  async function importOne(file: File, opts: ImportFileOptions): Promise<void> {
+    const importId = newId();
+    current = importId;
+    const start: ImportProgress = { bytesRead: 0, totalBytes: file.size, stored: 0, total: null };
+    tracker.set({ active: { fileName: file.name, ...start }, error: null });
     try {
-      const result = await formats.importFile(file, file.name, (bytesRead, totalBytes) =>
-        tracker.update((s) => ({ ...s, active: { fileName: file.name, bytesRead, totalBytes } })),
-      );
+      const result = await formats.importFileToStore(file, file.name, { ...opts, importId }, (p) => tracker.update((s) => ({ ...s, active: { fileName: file.name, ...p } })));
       for (const w of result.warnings.slice(0, 3)) notify.warning(`${file.name}: ${w}`);
-      if (result.sessions.length === 0) throw new Error(`The file holds no conversation${skippedText(result.skipped) ? ` (${skippedText(result.skipped)})` : ''}.`);
-      await write(result.sessions, file.name, false, skippedText(result.skipped));
+      if (result.read === 0) throw new Error(`The file holds no conversation${skippedText(result.skipped) ? ` (${skippedText(result.skipped)})` : ''}.`);
+      const leftOut = skippedText(result.skipped);
+      if (result.imported.length > 0) {
+        onImported(result.imported[0]!.id);
+        notify.success(`Imported ${plural(result.imported.length, 'session')} from ${file.name}${leftOut && !opts.only ? ` (${leftOut})` : ''}`);
+      }
+      if (result.duplicates.length > 0) {
+        const names = result.duplicates.map((d) => `“${d.title}”`).join(', ');
+        const only = result.duplicates.map((d) => d.index);
+        notify.info(`Already imported: ${names}. Nothing was duplicated.`, {
+          durationMs: 12_000,
+          action: {
+            label: 'Import a copy',
+            // By position in the file: two conversations of one file may share a title.
+            run: () => void importOne(file, { allowDuplicates: true, only }).finally(() => tracker.update((s) => ({ ...s, active: null }))),
+          },
+        });
+      }
     } catch (err) {
+      if (isCancel(err)) {
+        notify.info(`Import of ${file.name} cancelled; nothing from it was saved.`);
+        return;
+      }
       const message = cleanError(err);
       tracker.update((s) => ({ ...s, error: { fileName: file.name, message } }));
       notify.error(`Could not import ${file.name}: ${message}`);
     } finally {
+      current = null;
+    }
+  }
+
+  try {
+    for (const file of files) {
+      if (cancelled) break;
+      await importOne(file, {});
       tracker.update((s) => ({ ...s, active: null }));
     }
+  } finally {
+    tracker.end();
+    tracker.update((s) => ({ ...s, active: null }));
   }
 }

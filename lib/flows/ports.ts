@@ -64,9 +64,43 @@ export interface ImportOutcome {
 /** The token service (lib/tokens/service.ts) as a worker exposes it: every call is asynchronous. */
 export type TokensPort = { [K in keyof TokensService]: TokensService[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never };
 
-/** Import parsing and export rendering, off the main thread. */
+export interface ImportProgress {
+  bytesRead: number;
+  totalBytes: number;
+  /** Sessions whose entries are stored. */
+  stored: number;
+  /** Sessions to store, known once the whole file is read; null until then. */
+  total: number | null;
+}
+
+export interface ImportFileOptions {
+  /** Store sessions even when the same ones were imported before (the user asked for a copy). */
+  allowDuplicates?: boolean;
+  /** Only the sessions at these positions of the file (`duplicates[].index`). */
+  only?: readonly number[];
+  /** Names the import, so that `cancelImport` can stop it. */
+  importId?: string;
+  importedAt?: number;
+  /** Entries per write transaction (tests make it small). */
+  batchEntries?: number;
+}
+
+/** A file read and stored: every session it holds, or (after an error or a cancel) none. */
+export interface StoredImport {
+  format: ImportResult['format'];
+  warnings: string[];
+  skipped?: ImportResult['skipped'];
+  /** Sessions the file holds. */
+  read: number;
+  imported: { id: string; title: string }[];
+  duplicates: ImportOutcome['duplicates'];
+}
+
+/** Import (reading, parsing and storing) and export rendering, off the main thread. */
 export interface FormatsPort {
-  importFile(file: Blob, fileName: string, onProgress?: (bytesRead: number, totalBytes: number) => void): Promise<ImportResult>;
+  /** Reads the file and stores its sessions, all or none; rejects with an AbortError after `cancelImport`, with the line at fault for a bad file. */
+  importFileToStore(file: Blob, fileName: string, opts?: ImportFileOptions, onProgress?: (p: ImportProgress) => void): Promise<StoredImport>;
+  cancelImport(importId: string): Promise<void>;
   exportSession(snapshot: SessionSnapshot, kind: ExportKind): Promise<string>;
   exportAll(snapshots: SessionSnapshot[]): Promise<Uint8Array>;
 }

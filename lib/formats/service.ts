@@ -18,7 +18,8 @@ export type ExportKind = 'jsonl' | 'markdown' | 'markdown-all' | 'markdown-obsid
 
 export type ProgressFn = (bytesRead: number, totalBytes: number) => void;
 
-async function* decodedChunks(blob: Blob): AsyncGenerator<string> {
+/** A file's text in the chunks the browser reads it in. */
+export async function* decodedChunks(blob: Blob): AsyncGenerator<string> {
   const reader = blob.stream().pipeThrough(new TextDecoderStream('utf-8')).getReader();
   for (;;) {
     const { value, done } = await reader.read();

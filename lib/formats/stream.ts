@@ -14,6 +14,7 @@ import { OpenWebUiCollector } from './readers/openWebUi';
 import { piSink } from './readers/pi';
 import { readAs } from './import';
 import { ImportError, type FormatId, type ImportOptions, type ImportResult } from './types';
+import type { SessionMeta, SessionSnapshot } from '@/lib/session/types';
 
 /**
  * Streaming import for files too big to hold twice (100 MB ChatGPT exports).
@@ -29,16 +30,24 @@ import { ImportError, type FormatId, type ImportOptions, type ImportResult } fro
  *   Open WebUI chat) are small and are buffered, then read as text.
  * The content hash is computed over the chunks as they pass, so it equals the
  * hash of the whole text.
+ *
+ * With `onSessions`, the conversations of an export array are handed over as
+ * they are converted (awaited before the next chunk is read, so a slow store
+ * holds the reader back and memory stays bounded) instead of being returned;
+ * their `meta.source.hash` is filled in once the last chunk is read.
  */
 
 export interface StreamImportOptions extends ImportOptions {
   totalBytes?: number;
   onProgress?: (bytesRead: number) => void;
+  onSessions?: (sessions: SessionSnapshot[]) => Promise<void>;
 }
 
 interface Consumer {
   push(chunk: string): void;
   finish(hash: string): ImportResult;
+  /** The sessions complete so far, handed over (export arrays only). */
+  take?(): SessionSnapshot[];
 }
 
 const JSONL_SINKS: Partial<Record<FormatId, JsonlSinkFactory>> = {
@@ -52,6 +61,7 @@ const JSONL_SINKS: Partial<Record<FormatId, JsonlSinkFactory>> = {
 /** Converts one element of an export array at a time (ChatGptCollector and its kin). */
 interface ArrayCollector {
   add(element: unknown): void;
+  take(): SessionSnapshot[];
   finish(hash: string): ImportResult;
 }
 
@@ -169,6 +179,7 @@ function arrayConsumer(collector: ArrayCollector, format: FormatId): Consumer {
       drain();
       return collector.finish(hash);
     },
+    take: () => collector.take(),
   };
 }
 
@@ -199,13 +210,20 @@ export async function importStream(chunks: AsyncIterable<string>, given: StreamI
   const hasher = new Fnv1a64();
   const counter = new Utf8Counter();
   let format: FormatId | undefined;
+  const handedOver: SessionMeta[] = [];
+  const handOver = async () => {
+    const sessions = opts.onSessions && consumer?.take ? consumer.take() : [];
+    if (sessions.length === 0) return;
+    for (const s of sessions) handedOver.push(s.meta);
+    await opts.onSessions!(sessions);
+  };
+  let consumer: Consumer | undefined;
   try {
     const seen = (chunk: string) => {
       hasher.update(chunk);
       opts.onProgress?.(counter.add(chunk));
     };
     let head = '';
-    let consumer: Consumer | undefined;
     const start = () => {
       const detected = detectFormat(head.slice(0, DETECT_HEAD_CHARS), opts.fileName);
       if (detected === 'archive') throw new ImportError('This is a zip archive; read it as bytes with importArchive, not as a text stream.');
@@ -219,8 +237,10 @@ export async function importStream(chunks: AsyncIterable<string>, given: StreamI
     for await (const chunk of chunks) {
       if (typeof chunk !== 'string' || chunk.length === 0) continue;
       seen(chunk);
-      if (consumer) consumer.push(chunk);
-      else {
+      if (consumer) {
+        consumer.push(chunk);
+        await handOver();
+      } else {
         head += chunk;
         if (head.length >= DETECT_HEAD_CHARS) start();
       }
@@ -231,6 +251,7 @@ export async function importStream(chunks: AsyncIterable<string>, given: StreamI
     const result = consumer!.finish(hasher.hex());
     // A buffered single ChatGPT conversation was hashed above, not by the reader.
     for (const s of result.sessions) if (s.meta.source && format !== 'native') s.meta.source.hash = hasher.hex();
+    for (const meta of handedOver) if (meta.source) meta.source.hash = hasher.hex();
     return result;
   } catch (err) {
     throw asImportError(err, format);

@@ -2,6 +2,7 @@ import { createUIMessageStream, createUIMessageStreamResponse, streamText, toUIM
 import type { Usage } from '@/lib/session/types';
 import { MB, readJsonBody } from './body';
 import { watchBodyBreaks } from './bodyBreaks';
+import { retryStaleConnection } from './staleConnection';
 import { readServerConfig, type EnvLike, type ServerConfig } from './env';
 import { classifyProviderError, jsonError, type ProviderErrorInfo } from './errors';
 import { PROVIDER_IDS } from './descriptors';
@@ -73,7 +74,7 @@ type Chunk = InferUIMessageChunk<UIMessage<StreamMetadata>>;
 
 function runModel(o: RunOptions): Response {
   const modelId = formatModelId(o.ref);
-  const breaks = watchBodyBreaks(o.deps.fetch);
+  const breaks = watchBodyBreaks(retryStaleConnection(o.deps.fetch));
   const resolved = resolveLanguageModel(o.ref, o.config, o.client, breaks.fetch);
   if (!resolved.ok) {
     if (resolved.reason === 'base_url_refused') return badRequest(resolved.message);

@@ -1,6 +1,7 @@
 // Global, not passed to Dexie as an option: Dexie's live queries only observe the global indexedDB.
 import 'fake-indexeddb/auto';
 import { AppDB } from '@/lib/db/db';
+import { createStoredImportService } from '@/lib/db/importFile';
 import { createSessionStore } from '@/lib/db/store';
 import { dbSearchSource } from '@/lib/db/searchSource';
 import { createSearchService } from '@/lib/search/service';
@@ -163,12 +164,14 @@ export function testPorts(opts: { transport?: ScriptedTransport } = {}): TestPor
       void notices.push({ level, message, ...(o?.action ? { action: o.action } : {}) });
   const saved: TestPorts['saved'] = [];
   const formats = createFormatsService();
+  const storedImports = createStoredImportService(db);
   return {
     db,
     store: createSessionStore(db),
     tokens: asyncTokens(),
     formats: {
-      importFile: async (file, name, onProgress) => formats.importFile(file, name, onProgress),
+      importFileToStore: (file, name, o, onProgress) => storedImports.importFileToStore(file, name, o, onProgress),
+      cancelImport: (importId) => storedImports.cancelImport(importId),
       exportSession: async (snap, kind) => formats.exportSession(snap, kind),
       exportAll: async (snaps) => formats.exportAll(snaps),
     },

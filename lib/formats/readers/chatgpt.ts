@@ -337,19 +337,27 @@ export function convertChatGptConversation(raw: unknown, index: number, ctx: Cha
 /** Collects converted conversations; shared by the text reader and the streaming one. */
 export class ChatGptCollector {
   readonly ctx: ChatGptContext;
-  private readonly sessions: SessionSnapshot[] = [];
+  private sessions: SessionSnapshot[] = [];
+  private seen = 0;
 
   constructor(opts: ImportOptions) {
     this.ctx = { fileName: opts.fileName, importedAt: opts.importedAt, warnings: [] };
   }
 
   add(conv: unknown): void {
-    this.sessions.push(convertChatGptConversation(conv, this.sessions.length, this.ctx));
+    this.sessions.push(convertChatGptConversation(conv, this.seen++, this.ctx));
+  }
+
+  /** Hands over the conversations converted so far (a streamed import stores them while the file is still read); they get the file's hash from the caller. */
+  take(): SessionSnapshot[] {
+    const out = this.sessions;
+    this.sessions = [];
+    return out;
   }
 
   finish(hash: string): ImportResult {
     for (const s of this.sessions) if (s.meta.source) s.meta.source.hash = hash;
-    if (this.sessions.length === 0) this.ctx.warnings.push('The export holds no conversations.');
+    if (this.seen === 0) this.ctx.warnings.push('The export holds no conversations.');
     return { format: 'chatgpt', sessions: this.sessions, warnings: this.ctx.warnings };
   }
 }

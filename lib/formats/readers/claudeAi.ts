@@ -173,7 +173,7 @@ export function convertClaudeAiConversation(raw: unknown, index: number, ctx: Cl
 /** Collects converted conversations; shared by the text reader and the streaming one. */
 export class ClaudeAiCollector {
   readonly ctx: ClaudeAiContext;
-  private readonly sessions: SessionSnapshot[] = [];
+  private sessions: SessionSnapshot[] = [];
   private seen = 0;
   private empty = 0;
 
@@ -185,6 +185,13 @@ export class ClaudeAiCollector {
     const s = convertClaudeAiConversation(conv, this.seen++, this.ctx);
     if (s) this.sessions.push(s);
     else this.empty++;
+  }
+
+  /** Hands over the sessions converted so far (a streamed import stores them while the file is still read); they get the file's hash from the caller. */
+  take(): SessionSnapshot[] {
+    const out = this.sessions;
+    this.sessions = [];
+    return out;
   }
 
   finish(hash: string): ImportResult {

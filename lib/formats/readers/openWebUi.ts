@@ -142,7 +142,7 @@ export function convertOpenWebUiChat(raw: unknown, index: number, ctx: OpenWebUi
 /** Collects converted chats; shared by the text reader and the streaming one. */
 export class OpenWebUiCollector {
   readonly ctx: OpenWebUiContext;
-  private readonly sessions: SessionSnapshot[] = [];
+  private sessions: SessionSnapshot[] = [];
   private seen = 0;
   private empty = 0;
 
@@ -154,6 +154,13 @@ export class OpenWebUiCollector {
     const s = convertOpenWebUiChat(chat, this.seen++, this.ctx);
     if (s) this.sessions.push(s);
     else this.empty++;
+  }
+
+  /** Hands over the sessions converted so far (a streamed import stores them while the file is still read); they get the file's hash from the caller. */
+  take(): SessionSnapshot[] {
+    const out = this.sessions;
+    this.sessions = [];
+    return out;
   }
 
   finish(hash: string): ImportResult {

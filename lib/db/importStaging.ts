@@ -1,0 +1,215 @@
+import { Dexie } from 'dexie';
+import { newId } from '@/lib/session/ids';
+import type { SessionEntry, SessionMeta, SessionSnapshot } from '@/lib/session/types';
+import { getDB, type AppDB } from './db';
+import { guarded } from './errors';
+import { domainEntry, entryRow, sessionRow, type MetaFields } from './rows';
+import type { SessionRow } from './schema';
+import { nextRev, prepareImport, sameSourceKey, type ImportOutcome, type Tx } from './sessions';
+import { nextLocalHlc, unsynced } from './syncMarks';
+
+/**
+ * Writing one imported file in bounded steps, all or nothing.
+ *
+ * A 100 MB export is thousands of sessions: one transaction for all of them
+ * holds the whole file in memory and blocks the database for seconds. So the
+ * entries are written a batch at a time (`add`), each batch in its own short
+ * transaction, and nothing of the file is visible until `commit` writes the
+ * session rows, all in one transaction. Entries without a session row are
+ * invisible: every reader (the list, loading, export, the sync outbox) starts
+ * from session rows. `abort` (a cancel, a bad line further down the file, a
+ * full disk) deletes the entries written so far, so a file lands whole or not
+ * at all, and the session rows were never there for another tab to see.
+ *
+ * Why staging by withholding the rows rather than writing rows with a
+ * "staged" flag: no reader has to learn about a flag, and a commit writes
+ * only the small rows, never the entries a second time.
+ *
+ * A tab closed mid-import leaves entries with no row. The staging record
+ * (a settings row listing the session ids, refreshed with every batch) lets
+ * the next import sweep them once they are clearly abandoned.
+ */
+
+/** Entries per write transaction: a few MB at most, whatever the file. */
+const BATCH_ENTRIES = 2_000;
+/** A staging record not refreshed for this long belongs to a tab that is gone. */
+const ABANDONED_MS = 10 * 60_000;
+const STAGING_PREFIX = 'import-staging:';
+
+interface StagingRecord {
+  sessionIds: string[];
+  at: number;
+}
+
+interface Pending {
+  /** The session's position in the file (duplicates are reported by it). */
+  index: number;
+  id: string;
+  entryCount: number;
+  /** Read at commit: a streamed export's hash is known only after its last byte. */
+  meta: SessionMeta | MetaFields;
+}
+
+export interface StageOptions {
+  fileName?: string;
+  /** Store sessions even when the same ones were imported before (the user asked for a copy). */
+  allowDuplicates?: boolean;
+  /** Only the sessions at these positions of the file ("Import a copy" of the duplicates). */
+  only?: ReadonlySet<number>;
+  signal?: AbortSignal;
+  /** After each batch: sessions whose entries are stored. */
+  onStored?: (stored: number) => void;
+  /** Entries per write transaction (tests make it small). */
+  batchEntries?: number;
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new DOMException('The import was cancelled.', 'AbortError');
+}
+
+export class StagedImport {
+  private readonly key = `${STAGING_PREFIX}${newId()}`;
+  private readonly pending: Pending[] = [];
+  private buffer: { index: number; snap: SessionSnapshot; hashFollows: boolean }[] = [];
+  private buffered = 0;
+  private seen = 0;
+  private finished = false;
+
+  constructor(
+    private readonly opts: StageOptions = {},
+    private readonly db: AppDB = getDB(),
+  ) {}
+
+  /** Sessions read from the file so far. */
+  get read(): number {
+    return this.seen;
+  }
+
+  /** Sessions to be stored so far: read, and asked for (`only`). */
+  get accepted(): number {
+    return this.pending.length + this.buffer.length;
+  }
+
+  /**
+   * Takes sessions in file order; writes a batch whenever enough entries are
+   * waiting. `hashFollows`: the file's hash will be set on these metas before
+   * `commit` (a streamed export), so no content hash is computed for them.
+   */
+  async add(snapshots: readonly SessionSnapshot[], hashFollows = false): Promise<void> {
+    throwIfAborted(this.opts.signal);
+    for (const snap of snapshots) {
+      const index = this.seen++;
+      if (this.opts.only && !this.opts.only.has(index)) continue;
+      this.buffer.push({ index, snap, hashFollows });
+      this.buffered += snap.entries.length;
+      if (this.buffered >= (this.opts.batchEntries ?? BATCH_ENTRIES)) await this.flush();
+    }
+  }
+
+  /** Writes the waiting sessions' entries in one transaction; their rows wait for `commit`. */
+  private async flush(): Promise<void> {
+    throwIfAborted(this.opts.signal);
+    const batch = this.buffer;
+    this.buffer = [];
+    this.buffered = 0;
+    if (batch.length === 0) return;
+    const db = this.db;
+    const written: Pending[] = [];
+    const rows: { id: string; entries: SessionEntry[] }[] = [];
+    for (const { index, snap, hashFollows } of batch) {
+      // Domain fields only (rows.ts), and a content hash for sessions that carry none (the app's own exports).
+      const { meta, entries } = hashFollows ? { meta: snap.meta, entries: snap.entries.map(domainEntry) } : prepareImport(snap, this.opts.fileName);
+      const id = newId();
+      written.push({ index, id, entryCount: entries.length, meta });
+      rows.push({ id, entries });
+    }
+    await guarded(() =>
+      db.transaction('rw', db.entries, db.meta, db.settings, async (tx) => {
+        const rev = await nextRev(tx as Tx);
+        for (const { id, entries } of rows) await db.entries.bulkAdd(entries.map((e) => unsynced(entryRow(e, id, rev))));
+        const record: StagingRecord = { sessionIds: [...this.pending, ...written].map((p) => p.id), at: Date.now() };
+        await db.settings.put({ key: this.key, value: record });
+      }),
+    );
+    this.pending.push(...written);
+    this.opts.onStored?.(this.pending.length);
+  }
+
+  /**
+   * Writes the rest and then every session row in one transaction, leaving out
+   * sessions whose source (file hash and conversation) is already stored: one
+   * indexed query for the whole file. Their entries are deleted again.
+   */
+  async commit(): Promise<ImportOutcome> {
+    if (this.finished) throw new Error('This import was already committed or aborted.');
+    await this.flush();
+    throwIfAborted(this.opts.signal);
+    const db = this.db;
+    const outcome = await guarded(() =>
+      db.transaction('rw', [db.sessions, db.entries, db.meta, db.syncState, db.settings], async (tx) => {
+        const outcome: ImportOutcome = { imported: [], duplicates: [] };
+        const rev = await nextRev(tx as Tx);
+        const hlc = await nextLocalHlc(db);
+        const metas = this.pending.map((p) => ({ ...p, fields: prepareImport({ meta: p.meta as SessionMeta, entries: [] }, undefined).meta }));
+        const seen = new Map<string, string>();
+        if (!this.opts.allowDuplicates) {
+          const hashes = [...new Set(metas.flatMap((p) => (p.fields.source?.hash ? [p.fields.source.hash] : [])))];
+          const existing = hashes.length ? await db.sessions.where('source.hash').anyOf(hashes).toArray() : [];
+          for (const r of existing) seen.set(sameSourceKey(r.source)!, r.id);
+        }
+        const rows: SessionRow[] = [];
+        for (const p of metas) {
+          const key = sameSourceKey(p.fields.source);
+          const existingId = key === undefined || this.opts.allowDuplicates ? undefined : seen.get(key);
+          if (existingId !== undefined) {
+            outcome.duplicates.push({ index: p.index, title: p.fields.title, existingId });
+            await db.entries.where('[sessionId+seq]').between([p.id, Dexie.minKey], [p.id, Dexie.maxKey]).delete();
+            continue;
+          }
+          rows.push({ ...sessionRow(p.fields, { id: p.id, entryCount: p.entryCount, rev }), hlc, syncDirty: 1 });
+          if (key !== undefined) seen.set(key, p.id);
+        }
+        await db.sessions.bulkAdd(rows);
+        await db.settings.delete(this.key);
+        outcome.imported = rows;
+        return outcome;
+      }),
+    );
+    this.finished = true;
+    return outcome;
+  }
+
+  /** Deletes whatever this import wrote. Safe to call after a failed write or twice. */
+  async abort(): Promise<void> {
+    if (this.finished) return;
+    this.finished = true;
+    this.buffer = [];
+    await deleteStaged(this.db, this.key, this.pending.map((p) => p.id));
+  }
+}
+
+async function deleteStaged(db: AppDB, key: string, sessionIds: readonly string[]): Promise<void> {
+  await guarded(() =>
+    db.transaction('rw', db.sessions, db.entries, db.settings, async () => {
+      for (const id of sessionIds) {
+        // A row means the import committed after all: never delete a committed session.
+        if (await db.sessions.get(id)) continue;
+        await db.entries.where('[sessionId+seq]').between([id, Dexie.minKey], [id, Dexie.maxKey]).delete();
+      }
+      await db.settings.delete(key);
+    }),
+  );
+}
+
+/** Deletes the entries of imports abandoned mid-way (their tab closed): staging records not refreshed for ten minutes. */
+export async function sweepAbandonedImports(db: AppDB = getDB(), now = Date.now()): Promise<number> {
+  const stale = (await db.settings.where(':id').startsWith(STAGING_PREFIX).toArray()).filter((r) => {
+    const rec = r.value as Partial<StagingRecord> | undefined;
+    return !rec || typeof rec.at !== 'number' || now - rec.at > ABANDONED_MS;
+  });
+  for (const r of stale) {
+    const ids = (r.value as Partial<StagingRecord> | undefined)?.sessionIds;
+    await deleteStaged(db, r.key, Array.isArray(ids) ? ids.filter((x): x is string => typeof x === 'string') : []);
+  }
+  return stale.length;
+}
