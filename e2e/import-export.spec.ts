@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chatGptExportChunks, emptyShape } from '../lib/testing/generateChatGpt';
 import { zipBomb } from '../lib/testing/zips';
 import { chatTurn, expect, newSession, openApp, test, assistantMessages, userMessages } from './support/fixtures';
 
@@ -198,4 +199,25 @@ test('a zip bomb is refused, saying how large it unpacks and what the limit is',
   const alert = page.getByRole('alert').filter({ hasText: 'Could not import bomb.zip' });
   await expect(alert).toContainText('too large when unpacked: 1.5 GB, more than the 1 GB limit');
   await expect(page.getByRole('navigation', { name: 'Sessions' }).getByRole('listitem')).toHaveCount(0);
+});
+
+test('a large export shows how far it is, and Cancel import keeps nothing of it, also after a reload', async ({ page }, info) => {
+  test.setTimeout(180_000);
+  // A generated ChatGPT export of ~30 MB: long enough to be seen in progress on any machine.
+  const file = info.outputPath('conversations.json');
+  const out = openSync(file, 'w');
+  for (const chunk of chatGptExportChunks({ seed: 11, targetBytes: 30_000_000 }, emptyShape())) writeSync(out, chunk);
+  closeSync(out);
+  await openApp(page);
+  await page.getByLabel('Import file').setInputFiles(file);
+  const progress = page.getByRole('group', { name: 'Importing conversations.json' });
+  // The label says what is done: the part of the file read and the sessions stored so far.
+  await expect(progress).toContainText(/Read \d+%, stored [\d,]+ sessions?|Stored [\d,]+ of [\d,]+ sessions/);
+  await progress.getByRole('button', { name: 'Cancel import' }).click();
+  await expect(page.getByText('Import of conversations.json cancelled; nothing from it was saved.')).toBeVisible();
+  await expect(progress).toBeHidden();
+  const nav = page.getByRole('navigation', { name: 'Sessions' });
+  await expect(nav).toContainText('No sessions yet');
+  await page.reload();
+  await expect(nav).toContainText('No sessions yet');
 });

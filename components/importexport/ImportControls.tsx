@@ -7,6 +7,7 @@ import { useFlows } from '@/components/state/FlowsProvider';
 import { useImportState } from '@/components/state/hooks';
 import { useUi } from '@/components/state/uiStore';
 import { droppedEntries, droppedFolder, pickedFolder } from '@/lib/browser/folderFiles';
+import { progressText } from '@/lib/flows/importFiles';
 import { BatchImport } from './BatchImport';
 import { useBatchImport } from './useBatchImport';
 
@@ -103,9 +104,19 @@ export function ImportControls() {
         }}
       />
       {active && (
-        <div className="import-progress">
-          <span className="small">Importing {active.fileName}…</span>
-          <progress className="progress" aria-label="Import progress" max={active.totalBytes || 1} value={active.bytesRead} />
+        <div className="import-progress" role="group" aria-label={`Importing ${active.fileName}`}>
+          <span className="small">
+            Importing {active.fileName}: {progressText(active)}
+          </span>
+          {/* Bytes while the file is read, then sessions as they are stored: the bar follows the work that is left. */}
+          {active.total === null ? (
+            <progress className="progress" aria-label="Import progress" max={active.totalBytes || 1} value={active.bytesRead} />
+          ) : (
+            <progress className="progress" aria-label="Import progress" max={active.total || 1} value={active.stored} />
+          )}
+          <button type="button" className="link-btn" onClick={() => flows.imports.cancel()}>
+            Cancel import
+          </button>
         </div>
       )}
       <BatchImport />
