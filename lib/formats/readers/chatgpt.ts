@@ -18,6 +18,7 @@ import { contentHash } from '../hash';
 import { excerpt, parseJsonDocument } from '../jsonValues';
 import { ImportError, type ImportOptions, type ImportResult } from '../types';
 import { arr, compact, jsonText, num, obj, str, textPart, titleFrom, toMs, type Json } from '../util';
+import { ConversationCollector, type ReaderContext } from './collector';
 import { resolveCitations } from './chatgptCitations';
 
 /**
@@ -39,11 +40,7 @@ import { resolveCitations } from './chatgptCitations';
  *   become links to their sources or are removed (chatgptCitations.ts).
  */
 
-export interface ChatGptContext {
-  fileName?: string;
-  importedAt?: number;
-  warnings: string[];
-}
+export type ChatGptContext = ReaderContext;
 
 const FINISH: Record<string, StopReason> = { stop: 'stop', max_tokens: 'length', interrupted: 'interrupted' };
 
@@ -334,31 +331,9 @@ export function convertChatGptConversation(raw: unknown, index: number, ctx: Cha
   };
 }
 
-/** Collects converted conversations; shared by the text reader and the streaming one. */
-export class ChatGptCollector {
-  readonly ctx: ChatGptContext;
-  private sessions: SessionSnapshot[] = [];
-  private seen = 0;
-
+export class ChatGptCollector extends ConversationCollector {
   constructor(opts: ImportOptions) {
-    this.ctx = { fileName: opts.fileName, importedAt: opts.importedAt, warnings: [] };
-  }
-
-  add(conv: unknown): void {
-    this.sessions.push(convertChatGptConversation(conv, this.seen++, this.ctx));
-  }
-
-  /** Hands over the conversations converted so far (a streamed import stores them while the file is still read); they get the file's hash from the caller. */
-  take(): SessionSnapshot[] {
-    const out = this.sessions;
-    this.sessions = [];
-    return out;
-  }
-
-  finish(hash: string): ImportResult {
-    for (const s of this.sessions) if (s.meta.source) s.meta.source.hash = hash;
-    if (this.seen === 0) this.ctx.warnings.push('The export holds no conversations.');
-    return { format: 'chatgpt', sessions: this.sessions, warnings: this.ctx.warnings };
+    super(opts, { format: 'chatgpt', convert: convertChatGptConversation, noun: ['conversation', 'conversations'] });
   }
 }
 

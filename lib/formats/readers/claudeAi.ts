@@ -7,6 +7,7 @@ import { contentHash } from '../hash';
 import { excerpt, parseJsonDocument } from '../jsonValues';
 import { ImportError, type ImportOptions, type ImportResult } from '../types';
 import { arr, compact, jsonText, num, obj, str, textPart, titleFrom, toMs, type Json } from '../util';
+import { ConversationCollector, type ReaderContext } from './collector';
 
 /**
  * Claude.ai data export (`conversations.json`): an array of conversations
@@ -30,11 +31,7 @@ import { arr, compact, jsonText, num, obj, str, textPart, titleFrom, toMs, type 
 const ROOT_PARENT = '00000000-0000-4000-8000-000000000000';
 const IMAGE_EXT: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
 
-export interface ClaudeAiContext {
-  fileName?: string;
-  importedAt?: number;
-  warnings: string[];
-}
+export type ClaudeAiContext = ReaderContext;
 
 function blocks(m: Json): Json[] {
   const list = (arr(m.content) ?? []).map(obj).filter((b): b is Json => b !== undefined);
@@ -170,34 +167,9 @@ export function convertClaudeAiConversation(raw: unknown, index: number, ctx: Cl
   };
 }
 
-/** Collects converted conversations; shared by the text reader and the streaming one. */
-export class ClaudeAiCollector {
-  readonly ctx: ClaudeAiContext;
-  private sessions: SessionSnapshot[] = [];
-  private seen = 0;
-  private empty = 0;
-
+export class ClaudeAiCollector extends ConversationCollector {
   constructor(opts: ImportOptions) {
-    this.ctx = { fileName: opts.fileName, importedAt: opts.importedAt, warnings: [] };
-  }
-
-  add(conv: unknown): void {
-    const s = convertClaudeAiConversation(conv, this.seen++, this.ctx);
-    if (s) this.sessions.push(s);
-    else this.empty++;
-  }
-
-  /** Hands over the sessions converted so far (a streamed import stores them while the file is still read); they get the file's hash from the caller. */
-  take(): SessionSnapshot[] {
-    const out = this.sessions;
-    this.sessions = [];
-    return out;
-  }
-
-  finish(hash: string): ImportResult {
-    for (const s of this.sessions) if (s.meta.source) s.meta.source.hash = hash;
-    if (this.seen === 0) this.ctx.warnings.push('The export holds no conversations.');
-    return { format: 'claude-ai', sessions: this.sessions, warnings: this.ctx.warnings, skipped: [{ count: this.empty, one: 'empty conversation', many: 'empty conversations' }] };
+    super(opts, { format: 'claude-ai', convert: convertClaudeAiConversation, noun: ['conversation', 'conversations'] });
   }
 }
 

@@ -7,6 +7,7 @@ import { contentHash } from '../hash';
 import { excerpt, parseJsonDocument } from '../jsonValues';
 import { ImportError, type ImportOptions, type ImportResult } from '../types';
 import { arr, base64Image, compact, num, obj, str, textPart, titleFrom, toMs, type Json } from '../util';
+import { ConversationCollector, type ReaderContext } from './collector';
 
 /**
  * Open WebUI: the export is an array of `{id, title, chat: {…}, created_at,
@@ -25,11 +26,7 @@ import { arr, base64Image, compact, num, obj, str, textPart, titleFrom, toMs, ty
  * - Chats without messages are skipped and counted.
  */
 
-export interface OpenWebUiContext {
-  fileName?: string;
-  importedAt?: number;
-  warnings: string[];
-}
+export type OpenWebUiContext = ReaderContext;
 
 function usageOf(u: Json | undefined): Usage | undefined {
   if (!u) return undefined;
@@ -139,34 +136,9 @@ export function convertOpenWebUiChat(raw: unknown, index: number, ctx: OpenWebUi
   };
 }
 
-/** Collects converted chats; shared by the text reader and the streaming one. */
-export class OpenWebUiCollector {
-  readonly ctx: OpenWebUiContext;
-  private sessions: SessionSnapshot[] = [];
-  private seen = 0;
-  private empty = 0;
-
+export class OpenWebUiCollector extends ConversationCollector {
   constructor(opts: ImportOptions) {
-    this.ctx = { fileName: opts.fileName, importedAt: opts.importedAt, warnings: [] };
-  }
-
-  add(chat: unknown): void {
-    const s = convertOpenWebUiChat(chat, this.seen++, this.ctx);
-    if (s) this.sessions.push(s);
-    else this.empty++;
-  }
-
-  /** Hands over the sessions converted so far (a streamed import stores them while the file is still read); they get the file's hash from the caller. */
-  take(): SessionSnapshot[] {
-    const out = this.sessions;
-    this.sessions = [];
-    return out;
-  }
-
-  finish(hash: string): ImportResult {
-    for (const s of this.sessions) if (s.meta.source) s.meta.source.hash = hash;
-    if (this.seen === 0) this.ctx.warnings.push('The export holds no chats.');
-    return { format: 'open-webui', sessions: this.sessions, warnings: this.ctx.warnings, skipped: [{ count: this.empty, one: 'empty chat', many: 'empty chats' }] };
+    super(opts, { format: 'open-webui', convert: convertOpenWebUiChat, noun: ['chat', 'chats'] });
   }
 }
 
