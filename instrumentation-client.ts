@@ -1,4 +1,5 @@
 import { config } from 'zod';
+import { registerServiceWorker } from '@/lib/browser/serviceWorker';
 
 // Runs in the browser before the app's own modules (Next.js loads this file
 // first). zod compiles object parsers with `new Function` unless told not to,
@@ -7,3 +8,6 @@ import { config } from 'zod';
 // interpreted parsers are plenty fast for our payloads. This must run before
 // any z.object() is built, which happens when schema modules are evaluated.
 config({ jitless: true });
+
+// Offline support and installability (after the page has loaded).
+registerServiceWorker();

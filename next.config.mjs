@@ -1,3 +1,5 @@
+import { withSerwist } from '@serwist/turbopack';
+
 // Headers for every response. The Content-Security-Policy of pages is set per
 // request in proxy.ts (it carries a nonce); API responses are JSON or streams and
 // static assets are scripts themselves, so they need only these.
@@ -37,8 +39,17 @@ const nextConfig = {
         source: '/:path*',
         headers: securityHeaders,
       },
+      {
+        // The service worker: checked for a new version on every load, and allowed nothing but this origin.
+        source: '/serwist/:path*',
+        headers: [
+          { key: 'Cache-Control', value: 'no-cache' },
+          { key: 'Content-Security-Policy', value: "default-src 'self'; script-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'" },
+        ],
+      },
     ];
   },
 };
 
-export default nextConfig;
+// Serwist builds the service worker with esbuild inside a route (app/serwist/[path]/route.ts): esbuild stays external.
+export default withSerwist(nextConfig);

@@ -39,12 +39,21 @@ export default defineConfig({
     baseURL: `http://127.0.0.1:${APP_PORT}`,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
-    ...devices['Desktop Chrome'],
     launchOptions: {
       executablePath: chromiumExecutable(),
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
     },
   },
+  // Every spec on a desktop browser; on a phone (390×844, touch) the main flows and the accessibility audit,
+  // not everything twice (CI time on 2 cores).
+  projects: [
+    { name: 'desktop', use: { ...devices['Desktop Chrome'] }, testIgnore: '**/mobile.spec.ts' },
+    {
+      name: 'mobile',
+      use: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, userAgent: devices['Pixel 7'].userAgent },
+      testMatch: ['**/mobile.spec.ts', '**/a11y.spec.ts'],
+    },
+  ],
   webServer: [
     {
       command: `node node_modules/.bin/tsx e2e/mock-llm/cli.ts --port ${MOCK_PORT}`,

@@ -35,6 +35,9 @@ export function proxy(request: NextRequest) {
 // Prefetches are not skipped: a prefetched page (next/link, or the browser's
 // own <link rel=prefetch> / speculation rules) is the page that gets shown,
 // and a response without the policy would be a page without the second wall.
+// Skipped: static files, the web app manifest and icons, and the service
+// worker, which has a policy of its own (next.config.mjs) since a worker's
+// script is governed by the policy it is served with.
 export const config = {
-  matcher: ['/((?!api|_next/static|_next/image|icon.svg|favicon.ico).*)'],
+  matcher: ['/((?!api|_next/static|_next/image|icon.svg|favicon.ico|apple-icon.png|manifest.webmanifest|icons/|serwist/).*)'],
 };

@@ -35,7 +35,8 @@ test.describe('import and export', () => {
       const tree = page.getByRole('tree', { name: 'Session tree' });
       await expect(tree.getByRole('treeitem').first()).toBeVisible();
       await expect(tree.getByRole('treeitem', { selected: true })).toHaveCount(1);
-      if (c.branchPoints !== null) await expect(page.getByText(new RegExp(`\\d+ entries · ${c.branchPoints} branch points`))).toBeVisible();
+      // The count in words, singular for one: "1 branch point", "2 branch points".
+      if (c.branchPoints !== null) await expect(page.getByText(new RegExp(`\\d+ entries · ${c.branchPoints} branch point${c.branchPoints === 1 ? '' : 's'}$`))).toBeVisible();
       if (c.summaries > 0) {
         await page.getByRole('button', { name: 'Timeline' }).click();
         await expect(page.getByRole('list', { name: 'Timeline' }).getByRole('article', { name: 'Compaction card' })).toHaveCount(c.summaries);

@@ -119,3 +119,37 @@ test('selecting an earlier prompt puts its text in the composer; switching witho
   await expect(userMessages(page)).toHaveCount(1);
   await expect(assistantMessages(page)).toHaveText([/A1/]);
 });
+
+test('tree rows: an F2 label shows on its row and under the Labelled filter; a long row keeps its whole text as a tooltip', async ({ page }) => {
+  const question = 'Which of the three cache layouts we discussed keeps the p95 latency under two hundred milliseconds when the hit rate drops to forty percent?';
+  await mock.script([{ for: 'chat', reply: 'The content-addressed one.' }, { for: 'chat', reply: 'Yes, with five breakpoints.' }]);
+  await openApp(page);
+  await press(page, page.getByRole('button', { name: 'New session' }));
+  await typeAndSend(page, question);
+  await expect(assistantMessages(page).last()).toContainText('The content-addressed one.');
+  await waitIdle(page);
+  await typeAndSend(page, 'And with breakpoints?');
+  await expect(assistantMessages(page).last()).toContainText('Yes, with five breakpoints.');
+  await waitIdle(page);
+
+  await press(page, page.getByRole('button', { name: 'Tree' }));
+  const tree = page.getByRole('tree', { name: 'Session tree' });
+  await tree.getByRole('treeitem', { selected: true }).focus();
+  await page.keyboard.press('Home');
+  await expect(tree.locator('[role="treeitem"]:focus')).toContainText('Which of the three cache layouts');
+  await page.keyboard.press('F2');
+  await page.getByRole('textbox', { name: 'Label' }).fill('layout decision');
+  await page.keyboard.press('Enter');
+
+  // The label is on the row and fully in view, not cut off after the long preview.
+  const row = tree.getByRole('treeitem').filter({ hasText: 'Which of the three cache layouts' });
+  await expect(row.getByText('layout decision', { exact: true })).toBeInViewport({ ratio: 1 });
+  // The row shows well over 35 characters, and the whole text is its tooltip.
+  const preview = row.getByTitle(`user: ${question}`);
+  await expect(preview).toBeVisible();
+  expect(await preview.evaluate((el) => el.clientWidth)).toBeGreaterThan(300);
+
+  await page.getByRole('combobox', { name: 'Filter' }).selectOption('labelled');
+  await expect(tree.getByRole('treeitem')).toHaveCount(1);
+  await expect(tree.getByRole('treeitem').first().getByText('layout decision', { exact: true })).toBeInViewport({ ratio: 1 });
+});

@@ -1,7 +1,9 @@
 'use client';
 
 import '@/components/common/common.css';
-import { useEffect, useState } from 'react';
+import './app.css';
+import { DatabaseBackup, Settings } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
 import { openDatabase, watchSessionRow, type SessionRow } from '@/lib/db';
 import { errorMessage } from '@/lib/errors';
 import { ProvidersDialog } from '@/components/settings/ProvidersSettings';
@@ -12,7 +14,11 @@ import { SessionView } from '@/components/chat/SessionView';
 import { NoModelNotice } from '@/components/models/NoModelNotice';
 import { useFlows } from '@/components/state/FlowsProvider';
 import { useWatched } from '@/components/state/hooks';
-import { sessionIdFromHash, useUi } from '@/components/state/uiStore';
+import { AppCommands } from '@/components/keyboard/AppCommands';
+import { NARROW_QUERY, useMediaQuery } from '@/components/state/useMediaQuery';
+import { useUi } from '@/components/state/uiStore';
+import { ThemeToggle } from './ThemeToggle';
+import { Welcome } from './Welcome';
 
 type StorageState = { status: 'checking' } | { status: 'ok' } | { status: 'unavailable'; message: string };
 
@@ -36,12 +42,47 @@ function useStorageCheck(): StorageState {
   return state;
 }
 
+/**
+ * On a phone the session list is a drawer over the chat: while it is open the
+ * chat behind is inert, Escape or a tap outside closes it, and focus goes back
+ * to where it was (the "Sessions" button).
+ */
+function useDrawer(narrow: boolean, drawer: React.RefObject<HTMLElement | null>) {
+  const open = useUi((s) => s.drawerOpen) && narrow;
+  const setOpen = useUi((s) => s.setDrawerOpen);
+  useEffect(() => {
+    if (!open) return;
+    const drawerEl = drawer.current;
+    drawerEl?.querySelector<HTMLElement>('[data-drawer-start]')?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      // A dialog opened from the drawer (Settings, Delete) handles its own Escape.
+      if (e.key === 'Escape' && !e.defaultPrevented && !document.querySelector('dialog[open]')) setOpen(false);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      // Focus left in the closed drawer (or dropped to the page) goes back to the button that opens it; focus
+      // something else already took (the composer of a session just picked) stays there.
+      requestAnimationFrame(() => {
+        const active = document.activeElement;
+        if (!active || active === document.body || drawerEl?.contains(active)) document.querySelector<HTMLElement>('.main [aria-controls="session-drawer"]')?.focus();
+      });
+    };
+  }, [open, drawer, setOpen]);
+  return open;
+}
+
 export function AppShell() {
   const flows = useFlows();
   const storage = useStorageCheck();
-  const { sessionId, selectSession } = useUi();
+  const { sessionId, openHash } = useUi();
   const [settingsOpen, setSettingsOpen] = useState(false);
   const sessionRow = useWatched<SessionRow | undefined>((cb) => watchSessionRow(sessionId ?? '', cb), [sessionId], undefined);
+  const narrow = useMediaQuery(NARROW_QUERY);
+  const drawerRef = useRef<HTMLElement>(null);
+  const drawerOpen = useDrawer(narrow, drawerRef);
+  const setDrawerOpen = useUi((s) => s.setDrawerOpen);
+  const closeDrawer = () => setDrawerOpen(false);
 
   useEffect(() => {
     if (storage.status !== 'ok') return;
@@ -54,11 +95,11 @@ export function AppShell() {
 
   // The URL hash names the open session, so reload and back/forward reopen it.
   useEffect(() => {
-    const sync = () => selectSession(sessionIdFromHash(window.location.hash));
+    const sync = () => openHash(window.location.hash);
     sync();
     window.addEventListener('hashchange', sync);
     return () => window.removeEventListener('hashchange', sync);
-  }, [selectSession]);
+  }, [openHash]);
 
   if (storage.status === 'checking') return <div className="fullpage-message muted">Opening your sessions…</div>;
   if (storage.status === 'unavailable')
@@ -74,39 +115,38 @@ export function AppShell() {
     );
 
   return (
-    <div className="shell">
-      <aside className="sidebar-wrap" aria-label="Session list">
-        <SessionSidebar>
-          <ImportControls />
-          <button type="button" className="btn" onClick={() => void flows.exportEverything()}>
-            Back up all sessions
-          </button>
-          <button type="button" className="btn" onClick={() => setSettingsOpen(true)}>
-            Settings
-          </button>
-        </SessionSidebar>
-        <SettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} session={sessionRow ?? null} />
+    <div className="shell" data-drawer={drawerOpen ? 'open' : 'closed'}>
+      <aside ref={drawerRef} id="session-drawer" className="sidebar-wrap" aria-label="Session list" inert={narrow && !drawerOpen}>
+        <SessionSidebar
+          onCloseDrawer={narrow ? closeDrawer : undefined}
+          footer={
+            <>
+              <AppCommands />
+              <ImportControls />
+              <button type="button" className="btn ghost block" onClick={() => void flows.exportEverything()}>
+                <DatabaseBackup aria-hidden="true" className="icon" />
+                Back up all sessions
+              </button>
+              <div className="sidebar-footer-row">
+                <button type="button" className="btn ghost" onClick={() => setSettingsOpen(true)}>
+                  <Settings aria-hidden="true" className="icon" />
+                  Settings
+                </button>
+                <ThemeToggle />
+              </div>
+            </>
+          }
+        />
       </aside>
-      <div className="main">
+      {/* A tap outside the drawer closes it; keyboard users have Escape and the drawer's close button. */}
+      <div className="drawer-backdrop" aria-hidden="true" onClick={closeDrawer} />
+      <main className="main" inert={narrow && drawerOpen}>
         <NoModelNotice />
         {sessionId ? <SessionView key={sessionId} sessionId={sessionId} /> : <Welcome />}
-      </div>
+      </main>
+      <SettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} session={sessionRow ?? null} />
       {/* Outside the sidebar: it opens from the main area too (the "no model" notice), whatever the layout hides. */}
       <ProvidersDialog />
-    </div>
-  );
-}
-
-function Welcome() {
-  return (
-    <div className="fullpage-message">
-      <h1>Longctx</h1>
-      <p>Long conversations with language models, kept usable by compaction: older history becomes a structured summary you can inspect, regenerate or undo, while the originals stay.</p>
-      <ul>
-        <li>Start a new session, or import one (pi, Claude Code, ChatGPT, LibreChat, SWE-agent, or this app’s own JSONL).</li>
-        <li>Every session is a tree: edit a message to branch, and summarise the branch you leave.</li>
-        <li>Everything stays in this browser.</li>
-      </ul>
     </div>
   );
 }

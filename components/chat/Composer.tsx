@@ -1,7 +1,11 @@
 'use client';
 
+import { ArrowUp, File, Paperclip, Square, X } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { toast } from 'sonner';
+import { IconButton } from '@/components/common/IconButton';
+import { useComposerRef } from '@/components/keyboard/composerFocus';
+import { formatBytes } from '@/lib/format/numbers';
 import type { UserContent } from '@/lib/session/types';
 
 const MAX_ATTACHMENT_BYTES = 15 * 1024 * 1024;
@@ -46,6 +50,7 @@ export function Composer({
   // While a send is being stored: the text is still here, and must not be sent twice.
   const [sending, setSending] = useState(false);
   const fileRef = useRef<HTMLInputElement>(null);
+  const textRef = useComposerRef();
   const canSend = !busy && !sending && !disabledReason && (draft.trim().length > 0 || attachments.length > 0);
 
   async function send() {
@@ -61,72 +66,79 @@ export function Composer({
   }
 
   return (
-    <form
-      className="composer"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void send();
-      }}
-    >
-      {attachments.length > 0 && (
-        <ul className="attachments" aria-label="Attachments">
-          {attachments.map((a, i) => (
-            <li key={i}>
-              {a.type === 'image' ? `Image ${a.width}×${a.height}` : a.type === 'file' ? a.name : ''}
-              <button type="button" className="icon-btn" aria-label="Remove attachment" onClick={() => setAttachments((xs) => xs.filter((_, j) => j !== i))}>
-                ×
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      <textarea
-        aria-label="Message"
-        placeholder={disabledReason ?? 'Message (Enter to send, Shift+Enter for a new line)'}
-        value={draft}
-        rows={3}
-        onChange={(e) => onDraft(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
-            e.preventDefault();
-            void send();
-          }
+    <div className="composer-dock">
+      <form
+        className="composer"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void send();
         }}
-      />
-      <div className="composer-actions">
-        <input
-          ref={fileRef}
-          type="file"
-          multiple
-          hidden
-          aria-hidden="true"
-          tabIndex={-1}
-          onChange={async (e) => {
-            const files = [...(e.target.files ?? [])];
-            e.target.value = '';
-            for (const f of files) {
-              try {
-                const part = await readAttachment(f);
-                setAttachments((xs) => [...xs, part]);
-              } catch (err) {
-                toast.error(err instanceof Error ? err.message : String(err));
-              }
+      >
+        {attachments.length > 0 && (
+          <ul className="attachments" aria-label="Attachments">
+            {attachments.map((a, i) => (
+              <li key={i} className="attachment-chip">
+                {a.type === 'image' && a.data ? (
+                  // eslint-disable-next-line @next/next/no-img-element -- a data: URL of the picked file; next/image cannot optimise it
+                  <img src={`data:${a.mimeType};base64,${a.data}`} alt="" className="attachment-thumb" />
+                ) : (
+                  <File aria-hidden="true" className="icon" />
+                )}
+                <span className="attachment-name">
+                  {a.type === 'image' ? `Image ${a.width}×${a.height}` : a.type === 'file' ? a.name : ''}
+                  {a.type === 'file' && <span className="muted"> · {formatBytes(a.byteLength)}</span>}
+                </span>
+                <IconButton icon={X} size="sm" label="Remove attachment" tooltip="Remove" tooltipSide="top" onClick={() => setAttachments((xs) => xs.filter((_, j) => j !== i))} />
+              </li>
+            ))}
+          </ul>
+        )}
+        <textarea
+          ref={textRef}
+          aria-label="Message"
+          placeholder={disabledReason ?? 'Message the model…'}
+          value={draft}
+          rows={1}
+          onChange={(e) => onDraft(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              void send();
             }
           }}
         />
-        <button type="button" className="btn" onClick={() => fileRef.current?.click()}>
-          Attach
-        </button>
-        {busy ? (
-          <button type="button" className="btn danger" onClick={onStop}>
-            Stop
-          </button>
-        ) : (
-          <button type="submit" className="btn primary" disabled={!canSend}>
-            Send
-          </button>
-        )}
-      </div>
-    </form>
+        <div className="composer-actions">
+          <input
+            ref={fileRef}
+            type="file"
+            multiple
+            hidden
+            aria-hidden="true"
+            tabIndex={-1}
+            onChange={async (e) => {
+              const files = [...(e.target.files ?? [])];
+              e.target.value = '';
+              for (const f of files) {
+                try {
+                  const part = await readAttachment(f);
+                  setAttachments((xs) => [...xs, part]);
+                } catch (err) {
+                  toast.error(err instanceof Error ? err.message : String(err));
+                }
+              }
+            }}
+          />
+          <IconButton icon={Paperclip} label="Attach" tooltip="Attach files or images" tooltipSide="top" onClick={() => fileRef.current?.click()} />
+          <span className="composer-hint" aria-hidden="true">
+            Enter to send · Shift+Enter for a new line
+          </span>
+          {busy ? (
+            <IconButton icon={Square} label="Stop" tooltip="Stop the reply" tooltipSide="top" variant="danger" className="send-btn" onClick={onStop} />
+          ) : (
+            <IconButton icon={ArrowUp} type="submit" label="Send" tooltip="Send (Enter)" tooltipSide="top" variant="primary" className="send-btn" disabled={!canSend} />
+          )}
+        </div>
+      </form>
+    </div>
   );
 }

@@ -1,10 +1,13 @@
 'use client';
 
+import { ChevronLeft, ChevronRight, Copy, File, Forward, ImageOff, Pencil, RefreshCw, Tag, Wrench } from 'lucide-react';
 import { memo, useState } from 'react';
 import { toast } from 'sonner';
+import { copyText } from '@/lib/browser/clipboard';
 import { Markdown } from '@/components/common/Markdown';
-import { formatCount } from '@/lib/format/numbers';
-import { Icon } from '@/components/common/Icon';
+import { IconButton } from '@/components/common/IconButton';
+import { ImageThumb } from '@/components/common/ImageViewer';
+import { formatBytes, formatCount } from '@/lib/format/numbers';
 import { messageText } from '@/lib/session/messages';
 import type { AssistantMessage, ChatMessage, ImagePart, SessionEntry, ToolResultMessage, UserContent } from '@/lib/session/types';
 
@@ -24,45 +27,60 @@ export interface SiblingInfo {
 
 const TOOL_RESULT_PREVIEW = 1200;
 
-function copy(text: string) {
-  navigator.clipboard.writeText(text).then(
-    () => toast.success('Copied'),
-    () => toast.error('Copy failed: the browser refused clipboard access.'),
-  );
+async function copy(text: string) {
+  if (await copyText(text)) toast.success('Copied');
+  else toast.error('Copy failed: the browser refused clipboard access.');
 }
 
 function imageSrc(p: ImagePart): string | undefined {
-  if (p.data) return `data:${p.mimeType};base64,${p.data}`;
-  if (p.url && /^(https?:|data:image\/)/.test(p.url)) return undefined; // external images are not loaded (privacy, CSP)
-  return undefined;
+  // External images are not loaded (privacy, and the CSP allows only this origin, data: and blob:).
+  return p.data ? `data:${p.mimeType};base64,${p.data}` : undefined;
 }
 
 function ImageView({ part }: { part: ImagePart }) {
   const src = imageSrc(part);
   const size = part.width && part.height ? `${part.width}×${part.height}` : '';
-  if (!src) return <div className="attachment"><Icon name="image" /> image {size} {part.url ? '(not embedded)' : ''}</div>;
-  // eslint-disable-next-line @next/next/no-img-element -- data: URLs of user content; next/image cannot optimise them
-  return <img className="msg-image" src={src} alt={`Attachment${size ? `, ${size}` : ''}`} width={part.width} height={part.height} />;
+  if (!src)
+    return (
+      <div className="attachment">
+        <ImageOff aria-hidden="true" className="icon" /> Image {size} {part.url ? '(not embedded)' : ''}
+      </div>
+    );
+  return <ImageThumb src={src} alt={`Attached image${size ? `, ${size}` : ''}`} width={part.width} height={part.height} />;
 }
 
 function UserBody({ content }: { content: UserContent[] }) {
+  const images = content.filter((p): p is ImagePart => p.type === 'image');
   return (
     <>
+      {images.length > 0 && (
+        <div className="msg-images">
+          {images.map((p, i) => (
+            <ImageView key={i} part={p} />
+          ))}
+        </div>
+      )}
       {content.map((p, i) =>
         p.type === 'text' ? (
           <div key={i} className="user-text">
             {p.text}
           </div>
-        ) : p.type === 'image' ? (
-          <ImageView key={i} part={p} />
-        ) : (
-          <div key={i} className="attachment">
-            <Icon name="clip" /> {p.name} ({p.mimeType}, {formatCount(p.byteLength)} bytes)
+        ) : p.type === 'file' ? (
+          <div key={i} className="attachment file-chip">
+            <File aria-hidden="true" className="icon" />
+            <span className="file-name">{p.name}</span>
+            <span className="muted">{formatBytes(p.byteLength)}</span>
           </div>
-        ),
+        ) : null,
       )}
     </>
   );
+}
+
+/** A box that scrolls (long tool output): focusable, so it can be scrolled from the keyboard too. */
+function ScrollBox({ className, pre, children }: { className: string; pre?: boolean; children: React.ReactNode }) {
+  // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex
+  return pre ? <pre className={className} tabIndex={0}>{children}</pre> : <div className={className} tabIndex={0}>{children}</div>;
 }
 
 function AssistantBody({ message }: { message: AssistantMessage }) {
@@ -74,15 +92,17 @@ function AssistantBody({ message }: { message: AssistantMessage }) {
           return (
             <details key={i} className="thinking">
               <summary>Thinking</summary>
-              <div className="pre">{p.redacted ? '(redacted by the provider)' : p.thinking}</div>
+              <ScrollBox className="pre">{p.redacted ? '(redacted by the provider)' : p.thinking}</ScrollBox>
             </details>
           );
         return (
           <details key={i} className="tool-call">
             <summary>
-              <span className="tag">tool</span> {p.name} <code className="args-preview">{JSON.stringify(p.arguments).slice(0, 120)}</code>
+              <Wrench aria-hidden="true" className="icon" /> <span className="tool-name">{p.name}</span> <code className="args-preview">{JSON.stringify(p.arguments).slice(0, 120)}</code>
             </summary>
-            <pre className="pre">{JSON.stringify(p.arguments, null, 2)}</pre>
+            <ScrollBox className="pre" pre>
+              {JSON.stringify(p.arguments, null, 2)}
+            </ScrollBox>
           </details>
         );
       })}
@@ -97,9 +117,12 @@ function ToolResultBody({ message }: { message: ToolResultMessage }) {
   return (
     <details className={`tool-result${message.isError ? ' error' : ''}`}>
       <summary>
-        <span className="tag">{message.isError ? 'tool error' : 'tool result'}</span> {message.toolName} · {formatCount(text.length)} chars
+        <span className={`tag${message.isError ? ' warn' : ''}`}>{message.isError ? 'tool error' : 'tool result'}</span> <span className="tool-name">{message.toolName}</span>{' '}
+        <span className="muted">· {formatCount(text.length)} chars</span>
       </summary>
-      <pre className="pre">{full || !long ? text : `${text.slice(0, TOOL_RESULT_PREVIEW)}…`}</pre>
+      <ScrollBox className="pre" pre>
+        {full || !long ? text : `${text.slice(0, TOOL_RESULT_PREVIEW)}…`}
+      </ScrollBox>
       {long && (
         <button type="button" className="link-btn" onClick={() => setFull((f) => !f)}>
           {full ? 'Show less' : 'Show all'}
@@ -118,6 +141,23 @@ const STOP_NOTES: Partial<Record<NonNullable<AssistantMessage['stopReason']>, st
 
 function roleLabel(m: ChatMessage): string {
   return m.role === 'user' ? 'User message' : m.role === 'assistant' ? 'Assistant message' : 'Tool result';
+}
+
+/** The model's short name: "compat:mock-large" reads as "mock-large". */
+function shortModel(id: string): string {
+  return id.includes(':') ? id.slice(id.indexOf(':') + 1) : id;
+}
+
+function SiblingSwitch({ entry, siblings, onSwitch }: { entry: SessionEntry; siblings: SiblingInfo; onSwitch?: MessageActions['onSwitchSibling'] }) {
+  return (
+    <span className="sibling-switch" role="group" aria-label="Branches">
+      <IconButton icon={ChevronLeft} size="sm" label="Previous branch" tooltipSide="top" disabled={siblings.index === 0} onClick={() => onSwitch?.(entry, -1)} />
+      <span className="sibling-pos">
+        {siblings.index + 1}/{siblings.count}
+      </span>
+      <IconButton icon={ChevronRight} size="sm" label="Next branch" tooltipSide="top" disabled={siblings.index === siblings.count - 1} onClick={() => onSwitch?.(entry, 1)} />
+    </span>
+  );
 }
 
 export const MessageItem = memo(function MessageItem({
@@ -144,104 +184,103 @@ export const MessageItem = memo(function MessageItem({
   const isUser = message.role === 'user';
   const assistant = message.role === 'assistant' ? message : null;
   const streaming = streamingText !== undefined || assistant?.status === 'streaming';
+  const usage = assistant?.usage;
 
   return (
     <article
-      className={`msg ${message.role}${inContext ? '' : ' outside-context'}`}
+      className={`msg ${message.role}${inContext ? '' : ' outside-context'}${editing ? ' editing' : ''}`}
       aria-label={roleLabel(message)}
       data-entry-id={entry.id}
       aria-busy={streaming || undefined}
       title={inContext ? undefined : 'Summarised: the model sees this through the compaction summary, not verbatim.'}
     >
-      <header className="msg-head">
-        <span className="msg-role">{isUser ? 'You' : message.role === 'assistant' ? 'Assistant' : 'Tool'}</span>
-        {assistant?.model && <span className="muted small">{assistant.model}</span>}
-        {label && <span className="label-chip"><Icon name="tag" /> {label}</span>}
-        {siblings && siblings.count > 1 && (
-          <span className="sibling-switch" role="group" aria-label="Branches">
-            <button type="button" className="icon-btn" aria-label="Previous branch" disabled={siblings.index === 0} onClick={() => actions.onSwitchSibling?.(entry, -1)}>
-              ‹
-            </button>
-            <span className="small">
-              {siblings.index + 1}/{siblings.count}
-            </span>
-            <button type="button" className="icon-btn" aria-label="Next branch" disabled={siblings.index === siblings.count - 1} onClick={() => actions.onSwitchSibling?.(entry, 1)}>
-              ›
-            </button>
-          </span>
-        )}
-      </header>
-
-      {editing ? (
-        <form
-          className="edit-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (!draft.trim()) return;
-            setEditing(false);
-            actions.onEdit?.(entry, draft);
-          }}
-        >
-          <textarea aria-label="Edit message" value={draft} autoFocus rows={Math.min(12, draft.split('\n').length + 1)} onChange={(e) => setDraft(e.target.value)} />
-          <div className="row">
-            <button type="submit" className="btn primary">
-              Save and send
-            </button>
-            <button type="button" className="btn" onClick={() => setEditing(false)}>
-              Cancel
-            </button>
-          </div>
-        </form>
-      ) : message.role === 'user' ? (
-        <UserBody content={message.content} />
-      ) : message.role === 'assistant' ? (
-        streamingText !== undefined ? (
-          <Markdown text={streamingText || '…'} />
+      {label && (
+        <div className="msg-label">
+          <Tag aria-hidden="true" className="icon" /> {label}
+        </div>
+      )}
+      <div className="msg-body">
+        {editing ? (
+          <form
+            className="edit-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              if (!draft.trim()) return;
+              setEditing(false);
+              actions.onEdit?.(entry, draft);
+            }}
+          >
+            <textarea aria-label="Edit message" value={draft} autoFocus rows={Math.min(12, draft.split('\n').length + 1)} onChange={(e) => setDraft(e.target.value)} />
+            <div className="row edit-actions">
+              <button type="submit" className="btn primary">
+                Save and send
+              </button>
+              <button type="button" className="btn" onClick={() => setEditing(false)}>
+                Cancel
+              </button>
+            </div>
+          </form>
+        ) : message.role === 'user' ? (
+          <UserBody content={message.content} />
+        ) : message.role === 'assistant' ? (
+          streamingText !== undefined ? (
+            <Markdown text={streamingText || '…'} />
+          ) : (
+            <AssistantBody message={message} />
+          )
         ) : (
-          <AssistantBody message={message} />
-        )
-      ) : (
-        <ToolResultBody message={message} />
-      )}
+          <ToolResultBody message={message} />
+        )}
 
-      {assistant?.stopReason === 'error' && (
-        <p className="msg-error" role="alert">
-          {assistant.errorMessage ?? 'The model returned an error.'}
-        </p>
-      )}
-      {assistant?.stopReason && STOP_NOTES[assistant.stopReason] && <p className="muted small">{STOP_NOTES[assistant.stopReason]}</p>}
-      {streaming && <p className="muted small streaming-note">Streaming…</p>}
+        {assistant?.stopReason === 'error' && (
+          <p className="msg-error" role="alert">
+            {assistant.errorMessage ?? 'The model returned an error.'}
+          </p>
+        )}
+        {assistant?.stopReason && STOP_NOTES[assistant.stopReason] && <p className="msg-note">{STOP_NOTES[assistant.stopReason]}</p>}
+        {streaming && (
+          <p className="streaming-note">
+            <span className="typing-dots" aria-hidden="true">
+              <span />
+              <span />
+              <span />
+            </span>
+            <span className="sr-only">Streaming…</span>
+          </p>
+        )}
+      </div>
 
       {!editing && !streaming && message.role !== 'toolResult' && (
         <footer className="msg-actions">
+          {siblings && siblings.count > 1 && <SiblingSwitch entry={entry} siblings={siblings} onSwitch={actions.onSwitchSibling} />}
+          <IconButton icon={Copy} size="sm" label="Copy" tooltip="Copy message" tooltipSide="top" onClick={() => void copy(text)} />
           {isUser && actions.onEdit && (
-            <button
-              type="button"
-              className="link-btn"
+            <IconButton
+              icon={Pencil}
+              size="sm"
+              label="Edit"
+              tooltip="Edit and resend"
+              tooltipSide="top"
               onClick={() => {
                 setDraft(text);
                 setEditing(true);
               }}
-            >
-              Edit
-            </button>
+            />
           )}
           {assistant && actions.onRegenerate && (
-            <button type="button" className="link-btn" onClick={() => actions.onRegenerate?.(entry)}>
-              Regenerate
-            </button>
+            <IconButton icon={RefreshCw} size="sm" label="Regenerate" tooltip="Regenerate reply" tooltipSide="top" onClick={() => actions.onRegenerate?.(entry)} />
           )}
-          <button type="button" className="link-btn" onClick={() => copy(text)}>
-            Copy
-          </button>
           {actions.onContinue && (
-            <button type="button" className="link-btn" onClick={() => actions.onContinue?.(entry)}>
-              Continue in new session
-            </button>
+            <IconButton icon={Forward} size="sm" label="Continue in new session" tooltip="Continue in a new session" tooltipSide="top" onClick={() => actions.onContinue?.(entry)} />
           )}
-          {assistant?.usage && (
-            <span className="muted small" title="Tokens the provider reported for this request">
-              {formatCount(assistant.usage.input + (assistant.usage.cacheRead ?? 0) + (assistant.usage.cacheWrite ?? 0))} in · {formatCount(assistant.usage.output)} out
+          {assistant && (assistant.model || usage) && (
+            <span className="msg-meta">
+              {assistant.model && <span>{shortModel(assistant.model)}</span>}
+              {usage && (
+                <span title={`Tokens the provider reported for this request: ${formatCount(usage.input + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0))} in, ${formatCount(usage.output)} out`}>
+                  {formatCount(usage.input + (usage.cacheRead ?? 0) + (usage.cacheWrite ?? 0))} in · {formatCount(usage.output)} out
+                </span>
+              )}
             </span>
           )}
         </footer>

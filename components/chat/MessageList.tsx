@@ -1,7 +1,9 @@
 'use client';
 
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { ArrowDownToLine, GitBranch, Layers } from 'lucide-react';
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { IconButton } from '@/components/common/IconButton';
 import { Markdown } from '@/components/common/Markdown';
 import { formatCount } from '@/lib/format/numbers';
 import type { SessionContext } from '@/lib/session/context';
@@ -22,25 +24,28 @@ function SummaryInline({ entry, effective, onJumpTo }: { entry: SessionEntry; ef
   const isCompaction = entry.type === 'compaction';
   const text = effective?.summary ?? entry.summary;
   const undone = effective?.undone;
+  const Icon = isCompaction ? Layers : GitBranch;
   return (
     <section className={`summary-inline ${entry.type}${undone ? ' undone' : ''}`} aria-label={isCompaction ? 'Compaction summary' : 'Branch summary'} data-entry-id={entry.id}>
-      <header>
-        <strong>{isCompaction ? 'Context compacted' : 'Branch summary'}</strong>
-        {entry.type === 'compaction' && (
-          <span className="muted small">
-            {' '}
-            · {formatCount(entry.tokensBefore)} → {entry.tokensAfter !== undefined ? formatCount(entry.tokensAfter) : '?'} tokens
+      <header className="summary-inline-head">
+        <Icon aria-hidden="true" className="icon summary-icon" />
+        <div className="summary-inline-title">
+          <strong>{isCompaction ? 'Context compacted' : 'Branch summary'}</strong>
+          <span className="summary-inline-facts">
+            {entry.type === 'compaction' && (
+              <span>
+                {formatCount(entry.tokensBefore)} → {entry.tokensAfter !== undefined ? formatCount(entry.tokensAfter) : '?'} tokens
+              </span>
+            )}
+            {effective && <span>{summarizerLabel(effective.details.summarizer)}</span>}
           </span>
-        )}
-        {effective && <span className="muted small"> · {summarizerLabel(effective.details.summarizer)}</span>}
+        </div>
         {undone && <span className="tag">undone</span>}
         {entry.type === 'compaction' && onJumpTo && (
-          <button type="button" className="link-btn" onClick={() => onJumpTo(entry.firstKeptEntryId)}>
-            Jump to first kept message
-          </button>
+          <IconButton icon={ArrowDownToLine} size="sm" label="Jump to first kept message" tooltipSide="top" onClick={() => onJumpTo(entry.firstKeptEntryId)} />
         )}
       </header>
-      <details>
+      <details className="summary-inline-body">
         <summary>Show summary</summary>
         <Markdown text={text} />
       </details>
@@ -121,7 +126,10 @@ export function MessageList({
       }}
     >
       {rows.length === 0 ? (
-        <div className="empty-chat muted">Start the conversation below.</div>
+        <div className="empty-chat">
+          <h2>What are we working on?</h2>
+          <p className="muted">Write below to start. Long sessions stay usable: when the context fills, older turns are compacted into a summary you can inspect.</p>
+        </div>
       ) : (
         <div role="log" aria-label="Conversation" aria-live="off" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => {
@@ -130,11 +138,17 @@ export function MessageList({
               <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className="vrow" style={{ transform: `translateY(${v.start}px)` }}>
                 {row.kind === 'pending' ? (
                   <article className="msg assistant" aria-label="Assistant message" aria-busy="true">
-                    <header className="msg-head">
-                      <span className="msg-role">Assistant</span>
-                    </header>
-                    {row.run.text ? <Markdown text={row.run.text} /> : <p className="muted">{row.run.status ?? 'Waiting for the model…'}</p>}
-                    <p className="muted small streaming-note">Streaming…</p>
+                    <div className="msg-body">
+                      {row.run.text ? <Markdown text={row.run.text} /> : <p className="muted">{row.run.status ?? 'Waiting for the model…'}</p>}
+                      <p className="streaming-note">
+                        <span className="typing-dots" aria-hidden="true">
+                          <span />
+                          <span />
+                          <span />
+                        </span>
+                        <span className="sr-only">Streaming…</span>
+                      </p>
+                    </div>
                   </article>
                 ) : row.entry.type === 'message' ? (
                   <MessageItem

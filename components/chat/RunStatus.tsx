@@ -1,5 +1,6 @@
 'use client';
 
+import { LoaderCircle } from 'lucide-react';
 import { Markdown } from '@/components/common/Markdown';
 import type { Run } from '@/lib/flows/runs';
 
@@ -13,9 +14,9 @@ const RUN_LABELS: Partial<Record<Run['kind'], string>> = {
 export function RunStatus({ run }: { run: Run }) {
   return (
     <section className="run-status" aria-label={RUN_LABELS[run.kind] ?? 'Summary in progress'} aria-busy="true">
-      <header className="row">
-        <strong className="small">{run.status ?? 'Summarising…'}</strong>
-        <span className="grow" />
+      <header className="run-status-head">
+        <LoaderCircle aria-hidden="true" className="spin" />
+        <strong className="grow">{run.status ?? 'Summarising…'}</strong>
         <button type="button" className="btn" onClick={() => run.abort.abort()}>
           Cancel
         </button>

@@ -1,5 +1,6 @@
 'use client';
 
+import { SlidersHorizontal } from 'lucide-react';
 import { useState } from 'react';
 import type { SessionFlows } from '@/lib/flows/app';
 import { formatCount } from '@/lib/format/numbers';
@@ -112,8 +113,16 @@ export function SessionSettings({
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" className="btn" aria-haspopup="dialog" title={effective.systemPrompt ? `Instructions: ${effective.systemPrompt.slice(0, 200)}` : undefined} onClick={() => setOpen(true)}>
-        Session options <span className="muted small">· {describeChatSettings(effective)}</span>
+      <button
+        type="button"
+        className="btn ghost session-options"
+        aria-label="Session options"
+        aria-haspopup="dialog"
+        title={effective.systemPrompt ? `Instructions: ${effective.systemPrompt.slice(0, 200)}` : `Session options: ${describeChatSettings(effective)}`}
+        onClick={() => setOpen(true)}
+      >
+        <SlidersHorizontal aria-hidden="true" className="icon" />
+        <span className="session-options-summary muted small">{describeChatSettings(effective)}</span>
       </button>
       {open && <SessionSettingsDialog session={session} own={own} defaults={defaults} model={model} onClose={() => setOpen(false)} />}
     </>

@@ -1,7 +1,8 @@
 'use client';
 
 import './chat.css';
-import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
+import { FoldVertical, X } from 'lucide-react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { autoCompactLimit } from '@/lib/flows/compaction';
 import { chooseSummarizer, resolveModel } from '@/lib/flows/models';
 import type { SessionEnv } from '@/lib/flows/session';
@@ -12,6 +13,9 @@ import type { EntryId } from '@/lib/session/types';
 import { useFlows } from '@/components/state/FlowsProvider';
 import { useAppSettings, useRun } from '@/components/state/hooks';
 import { useUi } from '@/components/state/uiStore';
+import { NARROW_QUERY, useMediaQuery } from '@/components/state/useMediaQuery';
+import { IconButton } from '@/components/common/IconButton';
+import { DrawerToggle } from '@/components/sessions/DrawerToggle';
 import { ModelPicker } from '@/components/models/ModelPicker';
 import { useModels } from '@/components/models/useModels';
 import { ExportButton } from '@/components/importexport/ExportDialog';
@@ -27,9 +31,11 @@ import { MessageList } from './MessageList';
 import { PANELS } from './panels';
 import { RunStatus } from './RunStatus';
 import { SessionSettings } from './SessionSettings';
+import { useSessionKeyboard } from '@/components/keyboard/useSessionKeyboard';
 
 export function SessionView({ sessionId }: { sessionId: string }) {
-  const session = useFlows().session(sessionId);
+  const isDraft = useUi((s) => s.draft && s.sessionId === sessionId);
+  const session = useFlows().session(sessionId, { draft: isDraft });
   const { state, context, labels } = useLiveSession(session);
   const { data: models } = useModels();
   const appSettings = useAppSettings();
@@ -47,6 +53,20 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const jumpTarget = useJump((s) => s.target);
   const clearJump = useJump((s) => s.clear);
   const pendingJump = jumpTarget?.sessionId === sessionId ? { id: jumpTarget.entryId, nonce: jumpTarget.nonce } : null;
+  const narrow = useMediaQuery(NARROW_QUERY);
+  const panelRef = useRef<HTMLElement>(null);
+  // On a phone a panel is a full-screen sheet: focus moves into it, and back to the button that opened it when it
+  // closes. The button is remembered when pressed: once the sheet is open the chat behind is inert and loses focus.
+  const panelOpener = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    if (!narrow) return;
+    if (sidePanel) panelRef.current?.querySelector<HTMLElement>('[data-panel-close]')?.focus();
+    else if (panelOpener.current?.isConnected) panelOpener.current.focus();
+  }, [sidePanel, narrow]);
+  const togglePanel = (id: string, button: HTMLElement) => {
+    panelOpener.current = button;
+    setSidePanel(sidePanel === id ? null : id);
+  };
 
   const chatModel = resolveModel(models, context.model ?? state.row?.model);
   const summarizer = useMemo(() => chooseSummarizer(models, appSettings.summarizerModel, chatModel), [models, appSettings.summarizerModel, chatModel]);
@@ -88,6 +108,16 @@ export function SessionView({ sessionId }: { sessionId: string }) {
     [session],
   );
 
+  const busy = run !== undefined;
+  const panel = PANELS.find((p) => p.id === sidePanel);
+  useSessionKeyboard({
+    session,
+    state,
+    panelOpen: panel !== undefined,
+    canCompact: !busy && context.path.length > 0,
+    openCompact: () => setCompactOpen(true),
+    scrollTo: messageActions.onJumpTo,
+  });
   // The message list (a child) has acted on the jump by the time this effect runs.
   const ready = state.status === 'ready';
   useEffect(() => {
@@ -103,27 +133,35 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       </div>
     );
 
-  const busy = run !== undefined;
-  const panel = PANELS.find((p) => p.id === sidePanel);
   const panelProps = { session, state, context, labels, busy, onJumpTo: messageActions.onJumpTo, onContinue: setContinueAt };
   return (
-    <div className="session-layout">
-      <div className="chat-column">
+    <div className="session-layout" data-panel={panel ? panel.id : undefined}>
+      <div className="chat-column" inert={narrow && panel !== undefined}>
         <header className="topbar">
-          <h1 title={state.row?.title}>{state.row?.title}</h1>
-          <ModelPicker data={models} value={chatModel?.id} onChange={session.changeModel} />
-          <SessionSettings session={session} own={state.row ?? {}} effective={chat} defaults={appSettings.chat} model={chatModel} />
-          <ContextMeter figure={figure} window={chatModel?.contextWindow} limit={autoCompactLimit(env)} />
-          <button type="button" className="btn" disabled={busy || context.path.length === 0} onClick={() => setCompactOpen(true)}>
-            Compact
-          </button>
-          <span className="grow" />
-          {PANELS.map((p) => (
-            <button key={p.id} type="button" className="btn" aria-pressed={sidePanel === p.id} onClick={() => setSidePanel(sidePanel === p.id ? null : p.id)}>
-              {p.label}
-            </button>
-          ))}
-          <ExportButton sessionId={sessionId} title={state.row?.title ?? 'session'} />
+          <DrawerToggle />
+          <h1 className="session-title-heading" title={state.row?.title}>
+            {state.row?.title}
+          </h1>
+          <div className="topbar-model">
+            <ModelPicker data={models} value={chatModel?.id} onChange={session.changeModel} />
+            <SessionSettings session={session} own={state.row ?? {}} effective={chat} defaults={appSettings.chat} model={chatModel} />
+            <ContextMeter figure={figure} window={chatModel?.contextWindow} limit={autoCompactLimit(env)} />
+          </div>
+          <div className="topbar-actions">
+            <IconButton icon={FoldVertical} label="Compact" tooltip="Compact context" text="wide" disabled={busy || context.path.length === 0} onClick={() => setCompactOpen(true)} />
+            {PANELS.map((p) => (
+              <IconButton
+                key={p.id}
+                icon={p.icon}
+                label={p.label}
+                tooltip={p.title}
+                text="wide"
+                aria-pressed={sidePanel === p.id}
+                onClick={(e) => togglePanel(p.id, e.currentTarget)}
+              />
+            ))}
+            {!state.draft && <ExportButton sessionId={sessionId} title={state.row?.title ?? 'session'} />}
+          </div>
         </header>
         {state.row?.continuedFrom && <ContinuedFrom link={state.row.continuedFrom} />}
         <MessageList tree={state.tree} context={context} labels={labels} run={run} actions={messageActions} scrollToId={pendingJump ?? scrollTo} />
@@ -142,12 +180,10 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         />
       </div>
       {panel && (
-        <aside className="side-panel" aria-label={`${panel.label} panel`}>
-          <header>
+        <aside ref={panelRef} className="side-panel" data-side-panel aria-label={`${panel.label} panel`}>
+          <header className="side-panel-head">
             <h2>{panel.title}</h2>
-            <button type="button" className="icon-btn" aria-label="Close panel" onClick={() => setSidePanel(null)}>
-              ×
-            </button>
+            <IconButton icon={X} label="Close panel" onClick={() => setSidePanel(null)} data-panel-close="" />
           </header>
           <div className={`side-body${panel.bodyClass ? ` ${panel.bodyClass}` : ''}`}>{panel.render(panelProps)}</div>
         </aside>

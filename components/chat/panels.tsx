@@ -1,5 +1,6 @@
 'use client';
 
+import { History, ListTree, type LucideIcon } from 'lucide-react';
 import type { SessionFlows } from '@/lib/flows/app';
 import type { LiveSessionState } from '@/lib/flows/liveSession';
 import type { SessionContext } from '@/lib/session/context';
@@ -23,6 +24,8 @@ export interface PanelDef {
   id: string;
   /** The toggle button's name in the session header. */
   label: string;
+  /** The toggle button's icon. */
+  icon: LucideIcon;
   /** The panel's heading. */
   title: string;
   /** Extra class on the panel body. */
@@ -35,6 +38,7 @@ export const PANELS: readonly PanelDef[] = [
   {
     id: 'tree',
     label: 'Tree',
+    icon: ListTree,
     title: 'Session tree',
     bodyClass: 'tree-body',
     render: (p) => <TreePanel session={p.session} context={p.context} labels={p.labels} busy={p.busy} onContinue={p.onContinue} />,
@@ -42,6 +46,7 @@ export const PANELS: readonly PanelDef[] = [
   {
     id: 'timeline',
     label: 'Timeline',
+    icon: History,
     title: 'Timeline',
     render: (p) => <TimelinePanel session={p.session} tree={p.state.tree} version={p.state.version} context={p.context} busy={p.busy} onJumpTo={p.onJumpTo} />,
   },

@@ -39,7 +39,9 @@ export function ConfirmDialog({
         onCancel();
       }}
     >
-      <h2 id={titleId}>{title}</h2>
+      <div className="dialog-head">
+        <h2 id={titleId}>{title}</h2>
+      </div>
       <div className="dialog-body">{children}</div>
       <div className="dialog-actions">
         <button type="button" className="btn" onClick={onCancel}>

@@ -1,7 +1,9 @@
 'use client';
 
 import './compaction.css';
+import { FoldVertical } from 'lucide-react';
 import { useEffect, useState } from 'react';
+import { DialogHeader } from '@/components/common/DialogHeader';
 import { useModalDialog } from '@/components/common/useModalDialog';
 import { Markdown } from '@/components/common/Markdown';
 import { formatCount } from '@/lib/format/numbers';
@@ -56,69 +58,75 @@ export function CompactDialog({ session, onClose }: { session: SessionFlows; onC
 
   const summarizer = session.env().summarizer;
   const summarizerLabel = summarizer ? summarizer.id : 'built-in extractive summarizer (no model connected)';
+  const close = () => {
+    if (running) run.abort.abort();
+    onClose();
+  };
 
   return (
     <dialog
       ref={ref}
-      className="dialog"
+      className="dialog sheet wide"
       aria-labelledby="compact-title"
       onCancel={(e) => {
         e.preventDefault();
-        if (running) run.abort.abort();
-        onClose();
+        close();
       }}
     >
-      <h2 id="compact-title">Compact context</h2>
-      {previewError && <p role="alert">Could not compute the preview: {previewError}</p>}
-      {!preview && !previewError && <p className="muted">Working out what would be summarised…</p>}
-      {preview && !preview.ok && <p role="status">{NO_REASON[preview.reason] ?? preview.reason}</p>}
-      {preview?.ok && (
-        <dl className="preview" aria-label="Compaction preview">
-          <dt>Context now</dt>
-          <dd>{formatCount(preview.tokensBefore)} tokens</dd>
-          <dt>Summarised</dt>
-          <dd>
-            {preview.summarize.messageCount} messages, {formatCount(preview.summarize.tokens)} tokens
-            {preview.previousSummary ? ` (updating the previous summary of ${formatCount(preview.previousSummary.tokens)} tokens)` : ''}
-          </dd>
-          {preview.turnPrefix && (
-            <>
-              <dt>Split turn</dt>
-              <dd>
-                the start of the current turn ({preview.turnPrefix.messageCount} messages, {formatCount(preview.turnPrefix.tokens)} tokens) gets its own summary
-              </dd>
-            </>
-          )}
-          <dt>Kept verbatim</dt>
-          <dd>
-            {preview.keep.messageCount} messages, {formatCount(preview.keep.tokens)} tokens
-          </dd>
-          <dt>After (at most)</dt>
-          <dd>{formatCount(preview.estimatedTokensAfter)} tokens</dd>
-          <dt>Files</dt>
-          <dd>
-            {preview.readFiles} read, {preview.modifiedFiles} modified
-          </dd>
-          <dt>Summarizer</dt>
-          <dd>{summarizerLabel}</dd>
-        </dl>
-      )}
-      <label className="field">
-        <span>Focus instructions (optional)</span>
-        <textarea
-          rows={3}
-          value={instructions}
-          disabled={running}
-          placeholder="e.g. Keep the exact API decisions and the open bug list"
-          onChange={(e) => setInstructions(e.target.value)}
-        />
-      </label>
-      {running && (
-        <section className="summary-stream" aria-label="Summary in progress" aria-busy="true">
-          <p className="muted small">{run.status}</p>
-          {run.text ? <Markdown text={run.text} /> : <p className="muted">Waiting for the summarizer…</p>}
-        </section>
-      )}
+      <DialogHeader id="compact-title" title="Compact context" onClose={close} />
+      <div className="dialog-body">
+        <p className="muted small">Older messages become a structured summary; the recent ones stay word for word. Nothing is deleted: the originals stay in the session, and the summary can be undone.</p>
+        {previewError && <p role="alert">Could not compute the preview: {previewError}</p>}
+        {!preview && !previewError && <p className="muted">Working out what would be summarised…</p>}
+        {preview && !preview.ok && <p role="status">{NO_REASON[preview.reason] ?? preview.reason}</p>}
+        {preview?.ok && (
+          <dl className="preview" aria-label="Compaction preview">
+            <dt>Context now</dt>
+            <dd>{formatCount(preview.tokensBefore)} tokens</dd>
+            <dt>Summarised</dt>
+            <dd>
+              {preview.summarize.messageCount} messages, {formatCount(preview.summarize.tokens)} tokens
+              {preview.previousSummary ? ` (updating the previous summary of ${formatCount(preview.previousSummary.tokens)} tokens)` : ''}
+            </dd>
+            {preview.turnPrefix && (
+              <>
+                <dt>Split turn</dt>
+                <dd>
+                  the start of the current turn ({preview.turnPrefix.messageCount} messages, {formatCount(preview.turnPrefix.tokens)} tokens) gets its own summary
+                </dd>
+              </>
+            )}
+            <dt>Kept verbatim</dt>
+            <dd>
+              {preview.keep.messageCount} messages, {formatCount(preview.keep.tokens)} tokens
+            </dd>
+            <dt>After (at most)</dt>
+            <dd>{formatCount(preview.estimatedTokensAfter)} tokens</dd>
+            <dt>Files</dt>
+            <dd>
+              {preview.readFiles} read, {preview.modifiedFiles} modified
+            </dd>
+            <dt>Summarizer</dt>
+            <dd>{summarizerLabel}</dd>
+          </dl>
+        )}
+        <label className="field">
+          <span>Focus instructions (optional)</span>
+          <textarea
+            rows={3}
+            value={instructions}
+            disabled={running}
+            placeholder="e.g. Keep the exact API decisions and the open bug list"
+            onChange={(e) => setInstructions(e.target.value)}
+          />
+        </label>
+        {running && (
+          <section className="summary-stream" aria-label="Summary in progress" aria-busy="true">
+            <p className="muted small">{run.status}</p>
+            {run.text ? <Markdown text={run.text} /> : <p className="muted">Waiting for the summarizer…</p>}
+          </section>
+        )}
+      </div>
       <div className="dialog-actions">
         {running ? (
           <button type="button" className="btn danger" onClick={() => run.abort.abort()}>
@@ -127,9 +135,10 @@ export function CompactDialog({ session, onClose }: { session: SessionFlows; onC
         ) : (
           <>
             <button type="button" className="btn" onClick={onClose}>
-              Close
+              Cancel
             </button>
             <button type="button" className="btn primary" disabled={!preview?.ok} onClick={start}>
+              <FoldVertical aria-hidden="true" className="icon" />
               Summarize and compact
             </button>
           </>

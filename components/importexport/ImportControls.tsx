@@ -1,6 +1,7 @@
 'use client';
 
 import './importexport.css';
+import { FolderUp, Upload, X } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { useFlows } from '@/components/state/FlowsProvider';
 import { useImportState } from '@/components/state/hooks';
@@ -66,10 +67,12 @@ export function ImportControls() {
 
   return (
     <>
-      <button type="button" className="btn" onClick={() => inputRef.current?.click()} disabled={active !== null || batch.running !== null}>
+      <button type="button" className="btn ghost block" onClick={() => inputRef.current?.click()} disabled={active !== null || batch.running !== null}>
+        <Upload aria-hidden="true" className="icon" />
         Import
       </button>
-      <button type="button" className="btn" onClick={() => folderRef.current?.click()} disabled={active !== null || batch.running !== null}>
+      <button type="button" className="btn ghost block" onClick={() => folderRef.current?.click()} disabled={active !== null || batch.running !== null}>
+        <FolderUp aria-hidden="true" className="icon" />
         Import folder
       </button>
       <input
@@ -108,9 +111,12 @@ export function ImportControls() {
       <BatchImport />
       {error && (
         <div className="import-error" role="alert">
-          <strong>Could not import {error.fileName}.</strong> {error.message}
-          {/lost|saved/i.test(error.message) ? '' : ' Nothing was saved.'}
+          <p>
+            <strong>Could not import {error.fileName}.</strong> {error.message}
+            {/lost|saved/i.test(error.message) ? '' : ' Nothing was saved.'}
+          </p>
           <button type="button" className="link-btn" onClick={() => flows.imports.clearError()}>
+            <X aria-hidden="true" className="icon" />
             Dismiss
           </button>
         </div>

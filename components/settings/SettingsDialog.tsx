@@ -14,6 +14,7 @@ import { useAppSettings } from '@/components/state/hooks';
 import { SyncButton } from '@/components/sync/SyncButton';
 import { useUi } from '@/components/state/uiStore';
 import { ChatFields } from './ChatFields';
+import { DialogHeader } from '@/components/common/DialogHeader';
 import { StorageInfo } from './StorageInfo';
 
 type Draft = CompactionForm;
@@ -94,9 +95,9 @@ export function SettingsDialog({ open, onClose, session }: { open: boolean; onCl
   }
 
   return (
-    <dialog ref={ref} className="dialog settings" aria-labelledby="settings-title" onClose={onClose}>
-      <h2 id="settings-title">Settings</h2>
-      <div className="settings-body">
+    <dialog ref={ref} className="dialog sheet wide settings" aria-labelledby="settings-title" onClose={onClose}>
+      <DialogHeader id="settings-title" title="Settings" onClose={onClose} />
+      <div className="dialog-body settings-body">
         <CompactionFields legend="Compaction defaults" draft={global} onChange={setGlobal} />
         {session && (
           <fieldset className="settings-group">
@@ -148,7 +149,11 @@ export function SettingsDialog({ open, onClose, session }: { open: boolean; onCl
         <StorageInfo />
         <p className="muted small">Defaults: reserve {DEFAULT_COMPACTION_SETTINGS.reserveTokens}, keep recent {DEFAULT_COMPACTION_SETTINGS.keepRecentTokens}, tool results {DEFAULT_COMPACTION_SETTINGS.toolResultMaxChars} characters.</p>
       </div>
-      {error && <p role="alert" className="msg-error">{error}</p>}
+      {error && (
+        <p role="alert" className="msg-error settings-error">
+          {error}
+        </p>
+      )}
       <div className="dialog-actions">
         <button type="button" className="btn" onClick={onClose}>
           Cancel

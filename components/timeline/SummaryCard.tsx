@@ -1,7 +1,9 @@
 'use client';
 
+import { ArrowDownToLine, Copy, GitBranch, Layers, Pencil, RefreshCw, RotateCcw, Undo2 } from 'lucide-react';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { copyText } from '@/lib/browser/clipboard';
 import { Markdown } from '@/components/common/Markdown';
 import { formatCost, formatDuration, formatCount } from '@/lib/format/numbers';
 import { entryPreview } from '@/lib/tree/preview';
@@ -138,14 +140,15 @@ export function SummaryCard({ item, session, busy, onJumpTo }: { item: SummaryIt
   return (
     <article className={`card ${entry.type}${effective.undone ? ' undone' : ''}`} aria-label={`${kind} card`} data-entry-id={entry.id}>
       <header className="card-head">
+        {isCompaction ? <Layers aria-hidden="true" className="icon card-icon" /> : <GitBranch aria-hidden="true" className="icon card-icon" />}
         <strong>{kind}</strong>
         {version > 1 && <span className="tag">v{version}</span>}
         {effective.undone && <span className="tag">undone</span>}
         {item.inEffect && isCompaction && <span className="tag">in effect</span>}
         {!item.onPath && <span className="tag">other branch</span>}
         <span className="grow" />
-        <time className="muted small" dateTime={new Date(entry.timestamp).toISOString()}>
-          {new Date(entry.timestamp).toLocaleString()}
+        <time className="card-time" dateTime={new Date(entry.timestamp).toISOString()}>
+          {new Date(entry.timestamp).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}
         </time>
       </header>
       <dl className="card-facts">
@@ -171,6 +174,7 @@ export function SummaryCard({ item, session, busy, onJumpTo }: { item: SummaryIt
                 <>
                   {item.kept.entries.length} entries from “{preview(item.kept.entries[0])}”{' '}
                   <button type="button" className="link-btn" onClick={() => onJumpTo(item.kept!.firstId!)}>
+                    <ArrowDownToLine aria-hidden="true" className="icon" />
                     Jump to first kept message
                   </button>
                 </>
@@ -239,39 +243,42 @@ export function SummaryCard({ item, session, busy, onJumpTo }: { item: SummaryIt
 
       {mode === 'view' && (
         <footer className="card-actions">
-          <button type="button" className="btn" disabled={!canAct} onClick={() => setMode('regenerate')}>
+          <button type="button" className="btn ghost small-btn" disabled={!canAct} onClick={() => setMode('regenerate')}>
+            <RefreshCw aria-hidden="true" className="icon" />
             Regenerate
           </button>
           <button
             type="button"
-            className="btn"
+            className="btn ghost small-btn"
             disabled={!canAct}
             onClick={() => {
               setDraft(effective.summary);
               setMode('edit');
             }}
           >
+            <Pencil aria-hidden="true" className="icon" />
             Edit
           </button>
           {effective.undone ? (
-            <button type="button" className="btn" disabled={!canAct} onClick={() => void session.setSummaryUndone(entry, false)}>
+            <button type="button" className="btn ghost small-btn" disabled={!canAct} onClick={() => void session.setSummaryUndone(entry, false)}>
+              <RotateCcw aria-hidden="true" className="icon" />
               {isCompaction ? 'Restore compaction' : 'Restore branch summary'}
             </button>
           ) : (
-            <button type="button" className="btn" disabled={!canAct} onClick={() => void session.setSummaryUndone(entry, true)}>
+            <button type="button" className="btn ghost small-btn" disabled={!canAct} onClick={() => void session.setSummaryUndone(entry, true)}>
+              <Undo2 aria-hidden="true" className="icon" />
               {isCompaction ? 'Undo compaction' : 'Undo branch summary'}
             </button>
           )}
           <button
             type="button"
-            className="btn"
-            onClick={() =>
-              navigator.clipboard.writeText(effective.summary).then(
-                () => toast.success('Summary copied'),
-                () => toast.error('Copy failed: the browser refused clipboard access.'),
-              )
-            }
+            className="btn ghost small-btn"
+            onClick={async () => {
+              if (await copyText(effective.summary)) toast.success('Summary copied');
+              else toast.error('Copy failed: the browser refused clipboard access.');
+            }}
           >
+            <Copy aria-hidden="true" className="icon" />
             Copy
           </button>
         </footer>

@@ -3,6 +3,7 @@
 import './timeline.css';
 import { useEffect, useMemo, useState } from 'react';
 import { formatCount } from '@/lib/format/numbers';
+import { plural } from '@/lib/format/plural';
 import type { SessionFlows } from '@/lib/flows/app';
 import type { SessionContext } from '@/lib/session/context';
 import { messageText, oneLine } from '@/lib/session/messages';
@@ -58,7 +59,7 @@ function Breakdown({ session, version, leafId, model }: { session: SessionFlows;
             </li>
           ),
         )}
-        <li>
+        <li className="breakdown-total">
           <strong>
             In context: {formatCount(b.total)}
             {b.window ? ` of ${formatCount(b.window)}` : ''} tokens
@@ -77,7 +78,8 @@ function TurnsGroup({ turns, onJumpTo }: { turns: TurnInfo[]; onJumpTo: (id: Ent
   return (
     <details className={`turns${first.inContext || last.inContext ? '' : ' summarised'}`}>
       <summary>
-        {label} · {messages} messages{last.inContext ? '' : ' · summarised'}
+        {label} · {plural(messages, 'message')}
+        {last.inContext ? '' : ' · summarised'}
       </summary>
       <ol className="turn-list">
         {turns.map((t) => {
@@ -88,9 +90,9 @@ function TurnsGroup({ turns, onJumpTo }: { turns: TurnInfo[]; onJumpTo: (id: Ent
               <button type="button" className="link-btn turn-link" onClick={() => onJumpTo(head.id)}>
                 {t.number}. {text || '(no text)'}
               </button>
-              <span className="muted small">
-                {' '}
-                {t.entries.length} msgs{t.tokens !== null ? ` · ${formatCount(t.tokens)} tokens` : ''}
+              <span className="turn-meta">
+                {plural(t.entries.length, 'msg', 'msgs')}
+                {t.tokens !== null ? ` · ${formatCount(t.tokens)} tokens` : ''}
               </span>
             </li>
           );
@@ -130,14 +132,14 @@ export function TimelinePanel({
         <input type="checkbox" checked={allBranches} onChange={(e) => setAllBranches(e.target.checked)} /> Show summaries on all branches
       </label>
       <ol className="timeline-list" aria-label="Timeline">
-        {items.length === 0 && <li className="muted">Nothing yet.</li>}
+        {items.length === 0 && <li className="timeline-empty">Nothing yet.</li>}
         {items.map((item) =>
           item.kind === 'turns' ? (
             <li key={item.key}>
               <TurnsGroup turns={item.turns} onJumpTo={onJumpTo} />
             </li>
           ) : item.kind === 'model' ? (
-            <li key={item.key} className="muted small">
+            <li key={item.key} className="timeline-model">
               Model changed to {item.entry.model}
             </li>
           ) : (

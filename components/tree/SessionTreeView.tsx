@@ -3,6 +3,8 @@
 import './tree.css';
 import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { useCallback, useDeferredValue, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { formatCount } from '@/lib/format/numbers';
+import { plural } from '@/lib/format/plural';
 import { SessionTree } from '@/lib/session/tree';
 import type { EntryId } from '@/lib/session/types';
 import { TREE_FILTERS, isTreeFilter, type TreeFilter } from '@/lib/tree/filters';
@@ -10,7 +12,8 @@ import { buildForest, flattenForest, type FlatTree } from '@/lib/tree/flatten';
 import { resolveFocusIndex } from '@/lib/tree/focus';
 import { isPrintable, treeKeyAction, type TreeAction } from '@/lib/tree/keyboard';
 import { previewSearchText } from '@/lib/tree/preview';
-import { ROW_HEIGHT, TreeRowView, type RowHandlers } from './TreeRowView';
+import { useMediaQuery } from '@/components/state/useMediaQuery';
+import { ROW_HEIGHT, TOUCH_ROW_HEIGHT, TreeRowView, type RowHandlers } from './TreeRowView';
 
 export interface SessionTreeViewProps {
   tree: SessionTree;
@@ -55,6 +58,8 @@ const whenIdle: Idle = (cb) => {
  */
 export function SessionTreeView({ tree, version, leafId, activePathIds, labels, onSelect, onSetLabel, onContinue, initialFilter = 'default', className }: SessionTreeViewProps) {
   const baseId = useId();
+  // Rows are touch targets on a touch screen: 44 px there, denser with a mouse.
+  const rowHeight = useMediaQuery('(pointer: coarse)') ? TOUCH_ROW_HEIGHT : ROW_HEIGHT;
   const helpId = `${baseId}-help`;
   const [filter, setFilter] = useState<TreeFilter>(initialFilter);
   const [query, setQuery] = useState('');
@@ -123,7 +128,7 @@ export function SessionTreeView({ tree, version, leafId, activePathIds, labels, 
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: () => rowHeight,
     overscan: 12,
     getItemKey: (i) => rows[i]?.id ?? i,
     rangeExtractor,
@@ -306,7 +311,7 @@ export function SessionTreeView({ tree, version, leafId, activePathIds, labels, 
     <div className={`stree${className ? ` ${className}` : ''}`}>
       <div className="stree-toolbar">
         <label className="stree-filter">
-          <span>Filter</span>
+          <span className="stree-sr">Filter</span>
           <select
             value={filter}
             onChange={(e) => {
@@ -344,7 +349,7 @@ export function SessionTreeView({ tree, version, leafId, activePathIds, labels, 
       </div>
       <p className="stree-status">
         <span role="status">{searchStatus}</span>
-        {!searching && `${flat.visibleCount} of ${tree.size} entries`}
+        {!searching && `${formatCount(flat.visibleCount)} of ${plural(tree.size, 'entry', 'entries')} shown`}
       </p>
       <div
         ref={scrollRef}
@@ -379,6 +384,7 @@ export function SessionTreeView({ tree, version, leafId, activePathIds, labels, 
                 row={row}
                 domId={`${baseId}-row-${v.index}`}
                 top={v.start}
+                height={rowHeight}
                 focused={v.index === focusIndex}
                 editing={v.index === editingIndex}
                 searching={searching}

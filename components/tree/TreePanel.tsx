@@ -1,7 +1,9 @@
 'use client';
 
 import './tree.css';
+import { GitFork } from 'lucide-react';
 import { useMemo, useState } from 'react';
+import { plural } from '@/lib/format/plural';
 import { toast } from 'sonner';
 import type { LeaveChoice } from '@/lib/flows/branch';
 import type { SessionFlows } from '@/lib/flows/app';
@@ -77,11 +79,14 @@ export function TreePanel({
 
   return (
     <div className="tree-panel">
-      <div className="row tree-actions">
+      <div className="tree-actions">
+        <span className="tree-counts">
+          {plural(tree.size, 'entry', 'entries')} · {plural(branchPoints, 'branch point')}
+        </span>
         <button type="button" className="btn" onClick={onFork} disabled={!leafId || busy} title="A new session with the path from the root to the current position">
+          <GitFork aria-hidden="true" className="icon" />
           Fork from here
         </button>
-        <span className="muted small">{tree.size} entries · {branchPoints} branch points</span>
       </div>
       <SessionTreeView
         tree={tree}

@@ -1,11 +1,14 @@
 'use client';
 
+import { ChevronDown, ChevronRight, Forward, Tag } from 'lucide-react';
 import { memo, type CSSProperties, type FocusEvent, type MouseEvent } from 'react';
+import { plural } from '@/lib/format/plural';
 import type { TreeRow } from '@/lib/tree/flatten';
 import { entryPreview, matchRange } from '@/lib/tree/preview';
 import { LabelEditor } from './LabelEditor';
 
-export const ROW_HEIGHT = 26;
+export const ROW_HEIGHT = 32;
+export const TOUCH_ROW_HEIGHT = 44;
 /**
  * Deepest indentation drawn. Each branch point on a path adds a level, so a session edited at many
  * points nests deeply; past this the row stays put and says how much deeper it is (aria-level is exact).
@@ -23,11 +26,17 @@ export interface RowHandlers {
   registerRow: (id: string, el: HTMLElement | null) => void;
 }
 
+/** The row's text, cut with an ellipsis by CSS; the whole preview shows as a tooltip. */
 function Preview({ text, query }: { text: string; query: string }) {
   const range = query ? matchRange(text, query) : null;
-  if (!range) return <span className="stree-preview">{text}</span>;
+  if (!range)
+    return (
+      <span className="stree-preview" title={text}>
+        {text}
+      </span>
+    );
   return (
-    <span className="stree-preview">
+    <span className="stree-preview" title={text}>
       {text.slice(0, range[0])}
       <mark>{text.slice(range[0], range[1])}</mark>
       {text.slice(range[1])}
@@ -44,6 +53,7 @@ export const TreeRowView = memo(function TreeRowView({
   row,
   domId,
   top,
+  height,
   focused,
   editing,
   searching,
@@ -54,6 +64,7 @@ export const TreeRowView = memo(function TreeRowView({
   row: TreeRow;
   domId: string;
   top: number;
+  height: number;
   focused: boolean;
   editing: boolean;
   /** A text filter is active (rows are matches or context). */
@@ -67,7 +78,7 @@ export const TreeRowView = memo(function TreeRowView({
   const preview = entryPreview(row.entry);
   const labelId = `${domId}-text`;
   const indent = Math.min(row.depth, MAX_INDENT);
-  const style = { transform: `translateY(${top}px)`, height: ROW_HEIGHT, '--stree-depth': indent } as CSSProperties;
+  const style = { transform: `translateY(${top}px)`, height, '--stree-depth': indent } as CSSProperties;
 
   return (
     // Keys are handled once by the tree (WAI-ARIA tree pattern: roving tabindex), not by each row.
@@ -117,29 +128,30 @@ export const TreeRowView = memo(function TreeRowView({
             : undefined
         }
       >
-        {row.expandable ? (row.expanded ? '▾' : '▸') : row.branchIndex > 0 ? '├' : ''}
+        {row.expandable ? row.expanded ? <ChevronDown className="icon" /> : <ChevronRight className="icon" /> : row.branchIndex > 0 ? <span className="stree-fork" /> : null}
       </span>
+      {/* One line: the chips that must stay readable are fixed, only the preview shrinks (a label after a long preview
+          would be cut off). What only a screen reader needs comes last, so the name starts with the visible text. */}
       <span id={labelId} className="stree-text">
         {row.branchIndex > 0 && (
           <span className="stree-branch">
-            <span aria-hidden="true">
-              {row.branchIndex}/{row.branchCount}
-            </span>
-            <span className="stree-sr">
-              branch {row.branchIndex} of {row.branchCount},{' '}
-            </span>
+            {row.branchIndex}/{row.branchCount}
           </span>
         )}
-        <Preview text={preview.text} query={query} />
         {row.label !== undefined && (
-          <span className="stree-chip">
-            <span className="stree-sr">label: </span>
+          <span className="stree-chip" title={row.label}>
+            <Tag aria-hidden="true" className="icon" />
             {row.label}
           </span>
         )}
-        {row.isBranchPoint && <span className="stree-count">{row.childCount} branches</span>}
-        {row.onActivePath && <span className="stree-sr"> (on active path)</span>}
-        {row.isCurrent && <span className="stree-current">● current</span>}
+        <Preview text={preview.text} query={query} />
+        {row.isBranchPoint && <span className="stree-count">{plural(row.childCount, 'branch', 'branches')}</span>}
+        {row.isCurrent && <span className="stree-current">current</span>}
+        <span className="stree-sr">
+          {row.branchIndex > 0 ? `, branch ${row.branchIndex} of ${row.branchCount}` : ''}
+          {row.label !== undefined ? ', labelled' : ''}
+          {row.onActivePath ? ', on the active path' : ''}
+        </span>
       </span>
       {canContinue && !editing && (
         <button
@@ -153,7 +165,8 @@ export const TreeRowView = memo(function TreeRowView({
             handlers.onContinue(row.id);
           }}
         >
-          Continue
+          {/* An icon, not a word: visible text inside the row would not be part of the row's name. */}
+          <Forward aria-hidden="true" className="icon" />
         </button>
       )}
       {editing ? (
@@ -164,12 +177,13 @@ export const TreeRowView = memo(function TreeRowView({
           className="stree-label-btn"
           tabIndex={-1}
           aria-label={`Label ${preview.text}`}
+          title="Label (F2)"
           onClick={(e) => {
             e.stopPropagation();
             handlers.onEditLabel(row.id);
           }}
         >
-          Label
+          <Tag aria-hidden="true" className="icon" />
         </button>
       )}
     </div>

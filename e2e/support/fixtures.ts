@@ -50,12 +50,25 @@ export const test = base.extend<{ consoleErrors: string[]; allowConsoleErrors: R
 
 export { expect };
 
+/** The phone layout (the CSS breakpoint): the session list is a drawer behind the "Sessions" button. */
+export function isPhone(page: Page): boolean {
+  return (page.viewportSize()?.width ?? 1280) <= 768;
+}
+
 export async function openApp(page: Page) {
   await page.goto('/');
-  await expect(page.getByRole('button', { name: 'New session', exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: isPhone(page) ? 'Sessions' : 'New session', exact: true })).toBeVisible();
+}
+
+/** On a phone, opens the session drawer (where New session, Import and Settings are); elsewhere nothing to do. */
+export async function openDrawer(page: Page) {
+  if (!isPhone(page)) return;
+  await page.getByRole('button', { name: 'Sessions', exact: true }).click();
+  await expect(page.getByRole('navigation', { name: 'Sessions' })).toBeVisible();
 }
 
 export async function newSession(page: Page) {
+  await openDrawer(page);
   await page.getByRole('button', { name: 'New session', exact: true }).click();
   await expect(page.getByRole('textbox', { name: 'Message' })).toBeVisible();
 }
@@ -76,6 +89,7 @@ export async function waitIdle(page: Page) {
 
 /** Sets the global compaction defaults through the Settings dialog, as a user would. */
 export async function setCompactionDefaults(page: Page, values: { keepRecent?: number; reserve?: number; threshold?: number | ''; enabled?: boolean }) {
+  await openDrawer(page);
   await page.getByRole('button', { name: 'Settings' }).click();
   const dialog = page.getByRole('dialog', { name: 'Settings' });
   const group = dialog.getByRole('group', { name: 'Compaction defaults' });
@@ -85,6 +99,7 @@ export async function setCompactionDefaults(page: Page, values: { keepRecent?: n
   if (values.enabled !== undefined) await group.getByRole('checkbox', { name: 'Auto-compaction' }).setChecked(values.enabled);
   await dialog.getByRole('button', { name: 'Save settings' }).click();
   await expect(dialog).toBeHidden();
+  if (isPhone(page)) await page.getByRole('button', { name: 'Close sessions' }).click();
 }
 
 /** The context meter's current value in tokens. */

@@ -1,7 +1,8 @@
 import { browserSessionStore } from '@/lib/db';
-import type { FlowPorts, FormatsPort, Notifier, TokensPort } from '@/lib/flows/ports';
+import type { FlowPorts, FormatsPort, Notifier, SearchPort, TokensPort } from '@/lib/flows/ports';
 import type { SyncService } from '@/lib/sync/service';
 import { getFormatsClient, progressProxy } from '@/workers/formatsClient';
+import { getSearchClient } from '@/workers/searchClient';
 import { getSyncClient } from '@/workers/syncClient';
 import { getTokensClient } from '@/workers/tokensClient';
 import { webStreamLocks } from './locks';
@@ -10,7 +11,7 @@ import { saveFile } from './saveFile';
 import { browserStorageQuota } from './storageQuota';
 
 /**
- * The flows' ports in a browser tab: IndexedDB, the two workers, the app's
+ * The flows' ports in a browser tab: IndexedDB, the three workers, the app's
  * own routes, Web Locks, file downloads. The workers start on first use, not
  * here: this also runs while the server renders the page, where there are none.
  */
@@ -34,6 +35,11 @@ const sync: SyncService = {
   kick: () => getSyncClient().kick(),
 };
 
+const search: SearchPort = {
+  sync: () => getSearchClient().sync(),
+  search: (query, opts) => getSearchClient().search(query, opts),
+};
+
 export function createBrowserPorts(notify: Notifier): FlowPorts {
-  return { store: browserSessionStore, tokens, formats, transport: routeTransport, locks: webStreamLocks, notify, saveFile, quota: browserStorageQuota, sync };
+  return { store: browserSessionStore, tokens, formats, search, transport: routeTransport, locks: webStreamLocks, notify, saveFile, quota: browserStorageQuota, sync };
 }

@@ -142,6 +142,13 @@ export async function entriesChangedSince(id: string, rev: number, db: AppDB = g
   return { entries: changed.map(toDomainEntry), rev: changed.reduce((m, e) => Math.max(m, e.rev), rev) };
 }
 
+/** The named entries of a session, those that exist, in no particular order. */
+export async function getEntries(sessionId: string, ids: readonly EntryId[], db: AppDB = getDB()): Promise<SessionEntry[]> {
+  if (ids.length === 0) return [];
+  const stored = await db.entries.where('[sessionId+id]').anyOf(ids.map((id) => [sessionId, id])).toArray();
+  return stored.map(toDomainEntry);
+}
+
 export interface AppendOptions {
   /** Move the session's leaf to the last appended entry (default true). */
   moveLeaf?: boolean;

@@ -1,10 +1,12 @@
 import { errorMessage } from '@/lib/errors';
+import type { SearchResults, SyncReport } from '@/lib/search/service';
 import type { SummaryEntry } from '@/lib/session/revisions';
 import type { BrowserProvider, ProviderDraft } from '@/lib/providers/browserProviders';
 import type { AppSettings } from '@/lib/settings/appSettings';
 import type { ChatSettings } from '@/lib/settings/chatSettings';
 import { DEFAULT_COMPACTION_SETTINGS, type ContinuedFrom, type EntryId, type SessionEntry, type StoredSession, type UserContent } from '@/lib/session/types';
 import { arriveAt, leavesBranch, type LeaveChoice } from './branch';
+import { draftRow } from './draft';
 import { changeModel, editAndResend, regenerateReply, send, stop, switchSibling } from './chat';
 import { compactSession, previewCompaction, type CompactRequest } from './compaction';
 import { draftContinuation, findContinuationSource, startContinuation, type ContinuationDraft } from './continueSession';
@@ -20,6 +22,7 @@ import { checkStorageHealth } from './storageHealth';
 import type { SessionEnv, SessionHandle } from './session';
 import { saveSessionChatSettings, setContextWindow } from './chatSettings';
 import { forkHere, repairInterrupted, setLabel } from './sessionTools';
+import { showEntry } from './showEntry';
 import { regenerateSummary, saveEdit, setUndone } from './summaryRevisions';
 import { syncTokens } from './summaryPipeline';
 import { SyncFlows } from './sync';
@@ -40,8 +43,9 @@ export class SessionFlows implements SessionHandle {
     readonly sessionId: string,
     readonly ports: FlowPorts,
     readonly runs: RunRegistry,
+    opts: { draft?: boolean } = {},
   ) {
-    this.live = new LiveSession(sessionId, ports.store);
+    this.live = new LiveSession(sessionId, ports.store, opts.draft ? draftRow(sessionId, ports.now?.() ?? Date.now()) : undefined);
     this.sync = new TokenSync(sessionId, ports.tokens, ports.store);
   }
 
@@ -91,6 +95,7 @@ export class SessionFlows implements SessionHandle {
   forkHere = () => forkHere(this);
   /** Summarises the conversation up to `entryId` for a new session; the user reviews the draft before startContinuation. */
   draftContinuation = (entryId: EntryId) => draftContinuation(this, entryId);
+  showEntry = (entryId: EntryId) => showEntry(this, entryId);
   repairInterrupted = (opts?: Parameters<typeof repairInterrupted>[1]) => repairInterrupted(this, opts);
 
   setSummaryUndone = (target: SummaryEntry, undone: boolean) => setUndone(this, target, undone);
@@ -111,11 +116,14 @@ export class AppFlows {
     this.sync = ports.sync ? new SyncFlows(ports.sync, ports.notify) : null;
   }
 
-  /** The flows of one session; the same object for the life of the page, so its live tree is loaded once. */
-  session(id: string): SessionFlows {
+  /**
+   * The flows of one session; the same object for the life of the page, so its live tree is loaded once.
+   * `draft`: a new session that is stored only when its first message is (draft.ts).
+   */
+  session(id: string, opts: { draft?: boolean } = {}): SessionFlows {
     let s = this.open.get(id);
     if (!s) {
-      s = new SessionFlows(id, this.ports, this.runs);
+      s = new SessionFlows(id, this.ports, this.runs, opts);
       this.open.set(id, s);
     }
     return s;
@@ -175,4 +183,22 @@ export class AppFlows {
   startContinuation = (draft: ContinuationDraft, edited: { summary: string; title: string }) => startContinuation(this.ports, draft, edited);
   findContinuationSource = (link: ContinuedFrom) => findContinuationSource(this.ports.store, link);
   checkStorageHealth = (cancelled?: () => boolean) => checkStorageHealth(this.ports, cancelled);
+
+  /** Messages and titles across every session; the index catches up with storage first. */
+  search = async (query: string, opts?: { limit?: number }): Promise<SearchResults | null> => {
+    try {
+      return await this.ports.search.search(query, opts);
+    } catch (err) {
+      this.ports.notify.error(`Search failed: ${errorMessage(err)}`);
+      return null;
+    }
+  };
+  /** Builds or refreshes the search index ahead of the first query. */
+  warmSearch = async (): Promise<SyncReport | null> => {
+    try {
+      return await this.ports.search.sync();
+    } catch {
+      return null; // the search itself will say what went wrong
+    }
+  };
 }

@@ -7,11 +7,9 @@ import type { EntryId, SessionEntry, UserContent } from '@/lib/session/types';
 import { autoTitle } from './autoTitle';
 import { autoCompactIfNeeded, compactBeforeSendIfNeeded, recoverFromOverflow } from './compaction';
 import { moveLeaf } from './branch';
+import { ensureStored, UNTITLED } from './draft';
 import type { Run } from './runs';
 import type { SessionHandle } from './session';
-
-/** The title a new session has until its first message names it. */
-export const UNTITLED = 'New session';
 
 function turnDeps(s: SessionHandle, run: Run): TurnDeps {
   const { store, transport, locks } = s.ports;
@@ -93,6 +91,7 @@ async function sendContent(s: SessionHandle, parentId: EntryId | null, content: 
     if (s.live.getSnapshot().leafId !== parentId) s.live.setLeaf(parentId);
     const compactionId = await compactBeforeSendIfNeeded(s, content, parentId);
     const anchor = compactionId ?? parentId;
+    await ensureStored(s);
     const [user] = await store.appendEntries(s.sessionId, anchor, [{ type: 'message', message: { role: 'user', content } }]);
     onStored?.();
     s.live.applyLocal([user!], user!.id);
@@ -153,6 +152,8 @@ export async function switchSibling(s: SessionHandle, entry: SessionEntry, direc
 /** A model change is part of the history: recorded on the path, and remembered by the session. */
 export async function changeModel(s: SessionHandle, model: string): Promise<void> {
   const { store, notify } = s.ports;
+  // A draft has no history yet: the model is remembered and stored with the session.
+  if (s.live.getSnapshot().draft) return s.live.patchDraft({ model });
   try {
     const created = await store.appendEntries(s.sessionId, s.live.getSnapshot().leafId, [{ type: 'model_change', model }]);
     s.live.applyLocal(created, created[0]!.id);

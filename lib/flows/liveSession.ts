@@ -12,6 +12,11 @@ export interface LiveSessionState {
   leafId: EntryId | null;
   /** Bumped on every change so React memos can depend on it. */
   version: number;
+  /**
+   * A new session that exists only in this tab until its first message is
+   * stored (draft.ts): `row` is an unsaved stand-in and nothing is in storage.
+   */
+  draft: boolean;
 }
 
 /**
@@ -31,8 +36,10 @@ export class LiveSession {
   constructor(
     readonly sessionId: string,
     private readonly store: Pick<SessionStore, 'loadSession' | 'entriesChangedSince' | 'watchSession' | 'getSession'>,
+    /** Set for a new session not stored yet: its absence from storage is not "deleted", and `row` stands in until it is. */
+    private readonly draftRow?: StoredSession,
   ) {
-    this.state = { status: 'loading', row: null, tree: new SessionTree(), leafId: null, version: 0 };
+    this.state = { status: 'loading', row: null, tree: new SessionTree(), leafId: null, version: 0, draft: false };
   }
 
   getSnapshot = (): LiveSessionState => this.state;
@@ -60,6 +67,11 @@ export class LiveSession {
     this.emit(leafId === undefined ? {} : { leafId });
   }
 
+  /** Changes the unsaved stand-in row of a draft (its model, before anything is stored). */
+  patchDraft(patch: Partial<StoredSession>) {
+    if (this.state.draft && this.state.row) this.emit({ row: { ...this.state.row, ...patch } });
+  }
+
   /** Moves this tab's leaf (the caller persists it). */
   setLeaf(leafId: EntryId | null) {
     this.emit({ leafId });
@@ -77,11 +89,17 @@ export class LiveSession {
   private async load() {
     try {
       const loaded = await this.store.loadSession(this.sessionId);
-      if (!loaded) return this.emit({ status: 'missing', row: null });
-      const tree = new SessionTree(loaded.entries);
-      this.lastRev = loaded.row.rev;
-      const leafId = loaded.row.leafId && tree.has(loaded.row.leafId) ? loaded.row.leafId : tree.newestLeaf();
-      this.emit({ status: 'ready', row: loaded.row, tree, leafId });
+      if (!loaded && this.draftRow) {
+        // Watched all the same: the first send stores the row, and the watch then takes it like any write.
+        this.emit({ status: 'ready', row: this.draftRow, draft: true });
+      } else if (!loaded) {
+        return this.emit({ status: 'missing', row: null });
+      } else {
+        const tree = new SessionTree(loaded.entries);
+        this.lastRev = loaded.row.rev;
+        const leafId = loaded.row.leafId && tree.has(loaded.row.leafId) ? loaded.row.leafId : tree.newestLeaf();
+        this.emit({ status: 'ready', row: loaded.row, tree, leafId });
+      }
       this.unwatch = this.store.watchSession(
         this.sessionId,
         (row) => void this.onRow(row),
@@ -93,6 +111,7 @@ export class LiveSession {
   }
 
   private async onRow(row: StoredSession | undefined) {
+    if (!row && this.state.draft) return; // not stored yet
     if (!row) return this.emit({ status: 'missing', row: null });
     if (row.rev <= this.lastRev && this.state.row) {
       if (row !== this.state.row) this.emit({ row });
@@ -123,6 +142,6 @@ export class LiveSession {
     // Follow the stored leaf when it extends where we are (our own append, or
     // another tab continuing our path); stay put when it went elsewhere.
     if (stored && tree.has(stored) && (leafId === null || !tree.has(leafId) || tree.isAncestor(leafId, stored))) leafId = stored;
-    this.emit({ row, leafId });
+    this.emit({ row, leafId, draft: false });
   }
 }

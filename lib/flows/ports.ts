@@ -1,6 +1,7 @@
 import type { ChatStreamResult, ChatTurnRequest, StreamHandlers } from '@/lib/chat/turn';
 import type { TextSummarizer } from '@/lib/compaction/summarizer';
 import type { ExportKind } from '@/lib/formats/service';
+import type { SearchService } from '@/lib/search/service';
 import type { ImportResult } from '@/lib/formats/types';
 import type { ProviderListingResponse } from '@/lib/providers/listing';
 import type { BrowserProvider } from '@/lib/providers/browserProviders';
@@ -70,6 +71,8 @@ export interface FormatsPort {
   exportAll(snapshots: SessionSnapshot[]): Promise<Uint8Array>;
 }
 
+/** Full-text search across every session (lib/search/service.ts), kept in its own worker; every call is asynchronous already. */
+export type SearchPort = SearchService;
 
 /** A short text from a model that nobody watches stream in (a session's title). */
 export interface TextRequest {
@@ -124,6 +127,7 @@ export interface FlowPorts {
   store: SessionStore;
   tokens: TokensPort;
   formats: FormatsPort;
+  search: SearchPort;
   transport: ModelTransport;
   locks: StreamLocks;
   notify: Notifier;

@@ -6,7 +6,9 @@ import { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
  * react-markdown. GitHub's rules, narrowed: links only http(s), mailto and
  * relative; images only http(s) (the HTML export additionally forbids remote
  * images through its CSP). Event handlers, styles and scripts are never in
- * the allow-list, so they are dropped.
+ * the allow-list, so they are dropped. Math reaches the sanitizer as TeX text
+ * in `code.math-inline` / `code.math-display` (remark-math), and is typeset by
+ * KaTeX after it (lib/markdown/math.ts).
  */
 export const markdownSanitizeSchema: SanitizeSchema = {
   ...defaultSchema,
@@ -16,5 +18,9 @@ export const markdownSanitizeSchema: SanitizeSchema = {
     src: ['http', 'https'],
     cite: ['http', 'https'],
     longDesc: ['http', 'https'],
+  },
+  attributes: {
+    ...defaultSchema.attributes,
+    code: [['className', /^language-./, 'math-inline', 'math-display']],
   },
 };

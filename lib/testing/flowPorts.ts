@@ -2,6 +2,8 @@
 import 'fake-indexeddb/auto';
 import { AppDB } from '@/lib/db/db';
 import { createSessionStore } from '@/lib/db/store';
+import { dbSearchSource } from '@/lib/db/searchSource';
+import { createSearchService } from '@/lib/search/service';
 import type { ChatStreamResult, ChatTurnRequest, StreamHandlers } from '@/lib/chat/turn';
 import { languageModelSummarizer } from '@/lib/testing/languageModelSummarizer';
 import { createFormatsService } from '@/lib/formats/service';
@@ -170,6 +172,7 @@ export function testPorts(opts: { transport?: ScriptedTransport } = {}): TestPor
       exportSession: async (snap, kind) => formats.exportSession(snap, kind),
       exportAll: async (snaps) => formats.exportAll(snaps),
     },
+    search: createSearchService(dbSearchSource(db)),
     transport: opts.transport ?? scriptedTransport(),
     locks: memoryLocks(),
     notify: { success: (m) => record('success')(m), info: record('info'), warning: record('warning'), error: (m) => record('error')(m) },

@@ -119,3 +119,61 @@ describe('exportHtml: summary records', () => {
     expect(main).toContain('<p>Edited text</p>');
   });
 });
+
+describe('exportHtml: what a reader sees', () => {
+  /** A real pi session with its compactions, plus an undone summary and a label, as the app would append them. */
+  function realSession(): SessionSnapshot {
+    const s = readPi(readFixture('piV1')).sessions[0]!;
+    const compaction = s.entries.find((e) => e.type === 'compaction')!;
+    const t = s.entries.at(-1)!.timestamp + 1;
+    const entries: SessionEntry[] = [
+      ...s.entries,
+      { id: 'nKLyuV504YrD', parentId: s.meta.leafId, timestamp: t, type: 'summary_revision', targetId: compaction.id, action: 'undo' },
+      { id: 'Qx7LabelEntry', parentId: 'nKLyuV504YrD', timestamp: t + 1, type: 'label', targetId: compaction.id, label: 'before the refactor' },
+    ];
+    return { meta: { ...s.meta, leafId: 'Qx7LabelEntry' }, entries };
+  }
+
+  /** The document's text as a browser shows it: tags and their attributes removed, entities decoded. */
+  const visibleText = (html: string) =>
+    html
+      .slice(Math.max(0, html.indexOf('<body')))
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&');
+
+  it('shows no internal id in the text (summaries, revisions and labels name what they act on in words); the tree links by anchors', () => {
+    const s = realSession();
+    const html = exportHtml(s);
+    const text = visibleText(html);
+    const bookkeeping = s.entries.filter((e) => e.type !== 'message');
+    expect(bookkeeping.length).toBeGreaterThanOrEqual(3);
+    for (const e of bookkeeping) expect(text, `entry id ${e.id}`).not.toContain(e.id);
+    const nav = html.slice(html.indexOf('<nav'), html.indexOf('</nav>'));
+    for (const [, href] of nav.matchAll(/href="([^"]*)"/g)) expect(href).toMatch(/^#e\d+$/);
+    expect(text).toContain('Summary undone');
+  });
+
+  it('renders summaries instead of printing their markdown, in the tree as well as the main column', () => {
+    const s = realSession();
+    const html = exportHtml(s);
+    const compactions = s.entries.filter((e) => e.type === 'compaction');
+    expect(compactions.length).toBeGreaterThan(0);
+    expect(compactions.every((c) => c.type === 'compaction' && /^##\s/m.test(c.summary))).toBe(true);
+    // The summaries' own sections (tool output elsewhere may quote markdown, and should).
+    const sections = [...html.matchAll(/<details class="summary compaction"[\s\S]*?<\/details><\/div>/g)].map((m) => m[0]);
+    expect(sections.length).toBe(compactions.length);
+    const text = sections.map(visibleText).join('\n');
+    // Every heading line of every summary is rendered as a heading, never printed as "## Goal".
+    const headingLines = new Set(compactions.flatMap((c) => (c.type === 'compaction' ? c.summary.split('\n').filter((l) => /^#{1,6}\s/.test(l)) : [])));
+    expect(headingLines.size).toBeGreaterThan(2);
+    for (const line of headingLines) expect(text, line).not.toContain(line.trim());
+    const headingTags = sections.join('').match(/<h[1-6]>/g) ?? [];
+    expect(headingTags.length).toBeGreaterThanOrEqual(headingLines.size);
+    const nav = visibleText(html.slice(html.indexOf('<nav'), html.indexOf('</nav>')));
+    expect(nav).toMatch(/Compaction\s+[\d,]+( → [\d,]+)? tokens/);
+  });
+});

@@ -4,6 +4,7 @@ import { SessionTree } from '@/lib/session/tree';
 import type { ImagePart, SessionEntry, SessionSnapshot } from '@/lib/session/types';
 import { renderMarkdownToHtml } from '@/lib/markdown/render';
 import type { EffectiveSummary } from '@/lib/session/revisions';
+import { firstLine } from '@/lib/tree/preview';
 import { argsJson, entryLabel, entryPreview, formatDate, imageLabel, stopNote, summaryFacts } from './shared';
 
 /**
@@ -51,6 +52,36 @@ function imageHtml(p: ImagePart): string {
     return `<img class="part" alt="${escapeHtml(imageLabel(p))}" src="data:${p.mimeType.toLowerCase()};base64,${p.data.replace(/[\r\n]/g, '')}">`;
   }
   return `<p class="note">[${escapeHtml(imageLabel(p))}${p.url ? ` · ${escapeHtml(p.url)}` : ''}]</p>`;
+}
+
+const REVISION_WORDS = { undo: 'Summary undone: the full history is back in the context', redo: 'Summary restored', regenerate: 'Summary regenerated', edit: 'Summary edited' } as const;
+
+/**
+ * What the tree on the left shows for an entry: readable text, never an id
+ * (entry ids appear only as the anchors the links point to) and never raw
+ * markdown (a summary shows its first line of prose, not "## Goal").
+ */
+function navText(e: SessionEntry): { kind: string; text: string } {
+  switch (e.type) {
+    case 'compaction':
+      return { kind: 'Compaction', text: `${formatCount(e.tokensBefore)}${e.tokensAfter !== undefined ? ` → ${formatCount(e.tokensAfter)}` : ''} tokens` };
+    case 'branch_summary':
+      return { kind: 'Branch summary', text: summaryProse(e.summary) };
+    case 'summary_revision':
+      return { kind: 'Summary', text: REVISION_WORDS[e.action].replace(/^Summary /, '').replace(/:.*/, '') };
+    default:
+      return { kind: entryLabel(e).split(' · ')[0]!, text: entryPreview(e, 60) };
+  }
+}
+
+/** The first line of a summary that is prose rather than a heading, without markdown marks. */
+function summaryProse(summary: string): string {
+  for (const line of summary.split('\n')) {
+    if (/^\s*#{1,6}\s/.test(line) || !line.trim()) continue;
+    const plain = firstLine(line.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '').replace(/[*_`]+/g, ''));
+    if (plain) return plain.length > 60 ? `${plain.slice(0, 59)}…` : plain;
+  }
+  return firstLine(summary);
 }
 
 function md(text: string): string {
@@ -114,7 +145,9 @@ function entryBody(e: SessionEntry, effective?: EffectiveSummary): { cls: string
         ),
       };
     case 'summary_revision':
-      return { raw: collapsible('summary revision', `Summary ${e.action}`, e.summary !== undefined ? md(e.summary) : '', true) };
+      return e.summary !== undefined
+        ? { raw: collapsible('summary revision', REVISION_WORDS[e.action], md(e.summary), true) }
+        : { cls: 'note', title: 'Summary', body: `<p>${escapeHtml(REVISION_WORDS[e.action])}</p>` };
     default:
       return { cls: 'note', title: entryLabel(e), body: `<p>${escapeHtml(entryPreview(e, 500))}</p>` };
   }
@@ -139,9 +172,10 @@ function treeHtml(tree: SessionTree, anchors: Map<string, string>, onPath: Set<s
     let e: SessionEntry | undefined = task.chain;
     while (e) {
       const cls = [onPath.has(e.id) ? 'active' : '', e.id === leafId ? 'leaf' : ''].filter(Boolean).join(' ');
-      const text = `<span class="kind">${escapeHtml(entryLabel(e).split(' · ')[0]!)}</span>${escapeHtml(entryPreview(e, 60))}`;
+      const nav = navText(e);
+      const text = `<span class="kind">${escapeHtml(nav.kind)}</span>${escapeHtml(nav.text)}`;
       const anchor = anchors.get(e.id);
-      const inner = anchor ? `<a href="#${anchor}">${text}</a>` : `<span title="${escapeHtml(entryPreview(e, 300))}">${text}</span>`;
+      const inner = anchor ? `<a href="#${anchor}">${text}</a>` : `<span title="${escapeHtml(e.type === 'message' ? entryPreview(e, 300) : nav.text)}">${text}</span>`;
       out.push(`<li${cls ? ` class="${cls}"` : ''}${e.id === leafId ? ' aria-current="true"' : ''}>${inner}</li>`);
       const kids = tree.children(e.id);
       if (kids.length === 1) e = kids[0];
