@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [tokens] [formats] [load] [sync]`: the project's benchmarks.
+// `npm run bench [-- --quick] [tokens] [formats] [load] [browser] [sync]`: the project's benchmarks.
 // Each part is a TypeScript script run with tsx in its own process; it prints its
 // tables as it goes and writes bench-results/<part>.json. At the end this prints
 // the headline figures of every part that ran, read back from those files, and
@@ -14,6 +14,7 @@ const PARTS = {
   tokens: { script: 'scripts/bench-tokens.ts', what: 'token counting: worker vs direct, append → figure + cut, estimate accuracy', timeoutMin: 10 },
   formats: { script: 'scripts/bench-formats.ts', what: 'imports (fixtures, 100 MB ChatGPT export, a 680-file Claude Code folder) with peak memory; exports and round trip', timeoutMin: 15 },
   load: { script: 'scripts/bench-load.ts', what: 'POST /api/chat and /api/summarize under concurrent load against the scripted model', timeoutMin: 20 },
+  browser: { script: 'scripts/bench-browser.ts', what: 'in Chromium on the production build: typing, Send, streaming, opening with 1k / 10k entries and 5,000 sessions; a 100 MB ChatGPT import through the file input', timeoutMin: 20 },
   sync: { script: 'scripts/bench-sync.ts', what: 'sync: 10,000-entry first sync, A→B latency, 50 devices on PGlite / Postgres / two app servers', timeoutMin: 20 },
 };
 
@@ -98,10 +99,10 @@ const HEADLINES = {
     const acc = r.accuracy.overall;
     const cal = r.calibration?.[0]?.requestEstimate;
     return [
-      [`exact o200k counting, ${t.entriesPerRound.toLocaleString('en-US')}-entry session (~${t.tokensPerRound.toLocaleString('en-US')} tokens)`, `worker ${Math.round(t.worker.best.tokensPerSecond).toLocaleString('en-US')} tokens/s, direct ${Math.round(t.direct.best.tokensPerSecond).toLocaleString('en-US')} tokens/s`],
-      ['worker / direct throughput (goal ≥ 0.9)', `${f(t.ratio.best, 3)} best rounds, ${f(t.ratio.medianOfRounds, 3)} median of rounds`],
-      [`append → figure + cut, path of ${a.pathLength.toLocaleString('en-US')} (goal ≤ 2 ms)`, `${f(a.indexWithCountMs.median, 3)} ms median, ${f(a.indexWithCountMs.p95, 3)} ms p95 (with count); worker round trip ${f(a.workerRoundTripMs.median, 3)} ms`],
-      ['…against chars/4 over the whole path', `${f(a.baselineChars4Ms.median, 3)} ms median → ${f(a.speedup.withCount, 0)}× faster`],
+      [`Node micro: exact o200k counting, ${t.entriesPerRound.toLocaleString('en-US')}-entry session (~${t.tokensPerRound.toLocaleString('en-US')} tokens)`, `worker ${Math.round(t.worker.best.tokensPerSecond).toLocaleString('en-US')} tokens/s, direct ${Math.round(t.direct.best.tokensPerSecond).toLocaleString('en-US')} tokens/s`],
+      ['Node micro: worker_threads / same thread, paired rounds', `${f(t.ratio.medianOfRounds, 3)} median (${f(t.ratio.minOfRounds, 3)}–${f(t.ratio.maxOfRounds, 3)}; pipelined, not a browser figure)`],
+      [`Node micro: append → figure + cut, path of ${a.pathLength.toLocaleString('en-US')} (goal ≤ 2 ms)`, `${f(a.indexWithCountMs.median, 3)} ms median, ${f(a.indexWithCountMs.p95, 3)} ms p95 (new entry counted); worker round trip ${f(a.workerRoundTripMs.median, 3)} ms`],
+      ['…against chars/4: whole path / kept incrementally', `${f(a.baselineChars4Ms.median, 3)} ms (${f(a.speedup.withCount, 0)}×) / ${f(a.baselineIncrementalChars4Ms.median, 3)} ms (${f(a.againstIncremental.withCount, 2)}×)`],
       ['estimate vs exact, mean per-entry error', `${f(100 * acc.estimate.mean, 1)}% (chars/4: ${f(100 * acc.chars4.mean, 1)}%)`],
       ...(cal ? [['pi session: reported input predicted, mean error', `calibrated ${f(100 * cal.calibrated.mean, 1)}%, uncalibrated ${f(100 * cal.uncalibrated.mean, 1)}%, chars/4 ${f(100 * cal.chars4.mean, 1)}%`]] : []),
     ];
@@ -144,6 +145,19 @@ const HEADLINES = {
     ['total time p50 / p95', `${f(r.latency.all.totalMs.p50, 0)} / ${f(r.latency.all.totalMs.p95, 0)} ms`],
     ['errors / dropped (goal 0 / 0)', `${r.errors} / ${r.dropped}`],
   ],
+  browser: (r) => {
+    const { small, large, many } = r.turns;
+    const [c1, c2, c3] = [`${r.sizes.small}`, `${r.sizes.large}`, `${r.sizes.large} + ${r.sizes.sessions} sessions`];
+    const im = r.import;
+    return [
+      [`typing key → next frame median / p95 (${c2} entries | ${c3}; goal ≤ 16 ms)`, `${f(large.typing.median, 1)} / ${f(large.typing.p95, 1)} ms | ${f(many.typing.median, 1)} / ${f(many.typing.p95, 1)} ms`],
+      [`meter updated after Send (${c2} | ${c3}; goal ≤ 50 ms)`, `${f(large.meterAfterSendMs, 0)} ms | ${f(many.meterAfterSendMs, 0)} ms`],
+      [`long tasks while a reply streams (${c1} | ${c2} | ${c3}; goal 0)`, [small, large, many].map((x) => `${x.stream.longTasks} (${f(x.stream.longTaskMs, 0)} ms)`).join(' | ')],
+      [`main-thread ms per saved chunk of the reply (${c1} | ${c2} entries)`, `${f(small.stream.msPerSavedChunk, 1)} | ${f(large.stream.msPerSavedChunk, 1)} (${f(large.stream.msPerSavedChunk / small.stream.msPerSavedChunk, 2)}×)`],
+      [`open to first message (empty app shell | ${c3}; goal ≤ 1 s)`, `${f(r.open.empty.shellMs, 0)} ms | ${f(r.open.many.firstMessageMs, 0)} ms`],
+      [`ChatGPT import ${mbOf(im.bytes)} through the file input (goal ≥ 15 MB/s, no task > 50 ms)`, `${f(im.seconds, 1)} s, ${f(im.megabytesPerSecond, 1)} MB/s; longest task ${f(im.maxLongTaskMs, 0)} ms; heap +${f(im.heapPeakAboveBase / im.bytes, 2)}×, renderer RSS +${im.rssPeakAboveBase === null ? '–' : f(im.rssPeakAboveBase / im.bytes, 2)}× the file`],
+    ];
+  },
   sync: (r) => [
     ...r.firstSync.map((s) => [
       `first sync, ${r.entries.toLocaleString('en-US')} entries / ${r.tokens.toLocaleString('en-US')} tokens (${s.server})`,

@@ -72,12 +72,19 @@ function useDrawer(narrow: boolean, drawer: React.RefObject<HTMLElement | null>)
   return open;
 }
 
+/** Settings for the open session: its row is watched here, so a write to the session (each saved chunk of a reply) renders this dialog only, not the shell. */
+function SessionSettingsDialog({ sessionId, open, onClose }: { sessionId: string | null; open: boolean; onClose: () => void }) {
+  const sessionRow = useWatched<SessionRow | undefined>((cb) => watchSessionRow(sessionId ?? '', cb), [sessionId], undefined);
+  return <SettingsDialog open={open} onClose={onClose} session={sessionRow ?? null} />;
+}
+
 export function AppShell() {
   const flows = useFlows();
   const storage = useStorageCheck();
-  const { sessionId, openHash } = useUi();
+  // Narrow selectors: the store also holds every draft, and the whole shell must not render again on each keystroke.
+  const sessionId = useUi((s) => s.sessionId);
+  const openHash = useUi((s) => s.openHash);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const sessionRow = useWatched<SessionRow | undefined>((cb) => watchSessionRow(sessionId ?? '', cb), [sessionId], undefined);
   const narrow = useMediaQuery(NARROW_QUERY);
   const drawerRef = useRef<HTMLElement>(null);
   const drawerOpen = useDrawer(narrow, drawerRef);
@@ -144,7 +151,7 @@ export function AppShell() {
         <NoModelNotice />
         {sessionId ? <SessionView key={sessionId} sessionId={sessionId} /> : <Welcome />}
       </main>
-      <SettingsDialog open={settingsOpen} onClose={() => setSettingsOpen(false)} session={sessionRow ?? null} />
+      <SessionSettingsDialog sessionId={sessionId} open={settingsOpen} onClose={() => setSettingsOpen(false)} />
       {/* Outside the sidebar: it opens from the main area too (the "no model" notice), whatever the layout hides. */}
       <ProvidersDialog />
     </div>

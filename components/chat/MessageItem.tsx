@@ -4,7 +4,7 @@ import { ChevronLeft, ChevronRight, Copy, File, Forward, ImageOff, Pencil, Refre
 import { memo, useState } from 'react';
 import { toast } from 'sonner';
 import { copyText } from '@/lib/browser/clipboard';
-import { Markdown } from '@/components/common/Markdown';
+import { Markdown, StreamingMarkdown } from '@/components/common/Markdown';
 import { IconButton } from '@/components/common/IconButton';
 import { ImageThumb } from '@/components/common/ImageViewer';
 import { formatBytes, formatCount } from '@/lib/format/numbers';
@@ -224,7 +224,7 @@ export const MessageItem = memo(function MessageItem({
           <UserBody content={message.content} />
         ) : message.role === 'assistant' ? (
           streamingText !== undefined ? (
-            <Markdown text={streamingText || '…'} />
+            <StreamingMarkdown text={streamingText || '…'} />
           ) : (
             <AssistantBody message={message} />
           )

@@ -4,7 +4,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDownToLine, GitBranch, Layers } from 'lucide-react';
 import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { IconButton } from '@/components/common/IconButton';
-import { Markdown } from '@/components/common/Markdown';
+import { Markdown, StreamingMarkdown } from '@/components/common/Markdown';
 import { formatCount } from '@/lib/format/numbers';
 import type { SessionContext } from '@/lib/session/context';
 import { summarizerLabel } from '@/lib/timeline/summarizerLabel';
@@ -17,7 +17,7 @@ import type { Run } from '@/lib/flows/runs';
 
 type Row =
   | { key: string; kind: 'entry'; entry: SessionEntry; index: number }
-  | { key: string; kind: 'pending'; run: Run };
+  | { key: string; kind: 'pending' };
 
 function SummaryInline({ entry, effective, onJumpTo }: { entry: SessionEntry; effective?: EffectiveSummary; onJumpTo?: (id: EntryId) => void }) {
   if (entry.type !== 'compaction' && entry.type !== 'branch_summary') return null;
@@ -71,15 +71,18 @@ export function MessageList({
   const parentRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
 
-  const rows = useMemo<Row[]>(() => {
+  // The rows follow the path, not the run: a streaming reply updates the run every 50 ms, and rebuilding the
+  // rows of a 10,000-entry path that often made each update cost in proportion to the session.
+  const pending = run?.kind === 'reply' && (!run.entryId || !tree.has(run.entryId));
+  const entryRows = useMemo<Row[]>(() => {
     const out: Row[] = [];
     context.path.forEach((entry, index) => {
       if (entry.type === 'label') return;
       out.push({ key: entry.id, kind: 'entry', entry, index });
     });
-    if (run?.kind === 'reply' && (!run.entryId || !tree.has(run.entryId))) out.push({ key: 'pending', kind: 'pending', run });
     return out;
-  }, [context.path, run, tree]);
+  }, [context.path]);
+  const rows = useMemo<Row[]>(() => (pending ? [...entryRows, { key: 'pending', kind: 'pending' }] : entryRows), [entryRows, pending]);
 
   // TanStack Virtual returns functions the React Compiler cannot memoise; this component does not rely on it.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -139,7 +142,7 @@ export function MessageList({
                 {row.kind === 'pending' ? (
                   <article className="msg assistant" aria-label="Assistant message" aria-busy="true">
                     <div className="msg-body">
-                      {row.run.text ? <Markdown text={row.run.text} /> : <p className="muted">{row.run.status ?? 'Waiting for the model…'}</p>}
+                      {run?.text ? <StreamingMarkdown text={run.text} /> : <p className="muted">{run?.status ?? 'Waiting for the model…'}</p>}
                       <p className="streaming-note">
                         <span className="typing-dots" aria-hidden="true">
                           <span />

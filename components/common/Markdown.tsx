@@ -6,6 +6,7 @@ import { memo, useEffect, useState } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import rehypeSanitize from 'rehype-sanitize';
 import remarkGfm from 'remark-gfm';
+import { splitBlocks, tailOf } from '@/lib/markdown/blocks';
 import { mayHoldMath } from '@/lib/markdown/mayHoldMath';
 import { remarkRawHtmlAsText } from '@/lib/markdown/rawHtmlAsText';
 import { markdownSanitizeSchema } from '@/lib/markdown/sanitizeSchema';
@@ -56,13 +57,40 @@ export const Markdown = memo(function Markdown({ text }: { text: string }) {
   const math = useMath(text);
   return (
     <div className="md">
-      <ReactMarkdown
-        remarkPlugins={math ? [remarkGfm, ...math.remarkPlugins, remarkRawHtmlAsText] : [remarkGfm, remarkRawHtmlAsText]}
-        rehypePlugins={math ? [[rehypeSanitize, markdownSanitizeSchema], ...math.rehypeKatexPlugins] : [[rehypeSanitize, markdownSanitizeSchema]]}
-        components={COMPONENTS}
-      >
-        {text}
-      </ReactMarkdown>
+      <MarkdownBody text={text} math={math} />
     </div>
+  );
+});
+
+/**
+ * A reply while it streams. Its completed blocks are rendered once each (memoised by their text) and only the
+ * block still growing is parsed again on every update, so the work is linear in the reply's length, not quadratic
+ * (lib/markdown/blocks.ts decides where blocks end; rendered one by one they give what the whole text gives).
+ */
+export const StreamingMarkdown = memo(function StreamingMarkdown({ text }: { text: string }) {
+  const [split, setSplit] = useState(() => splitBlocks(text));
+  // Derived from the previous render's split (React's pattern for state that follows a prop): only the new tail is parsed.
+  const current = split.text === text ? split : splitBlocks(text, split);
+  if (current !== split) setSplit(current);
+  const math = useMath(text);
+  return (
+    <div className="md">
+      {current.blocks.map((block, i) => (
+        <MarkdownBody key={i} text={block} math={math} />
+      ))}
+      <MarkdownBody text={tailOf(current)} math={math} />
+    </div>
+  );
+});
+
+const MarkdownBody = memo(function MarkdownBody({ text, math }: { text: string; math: MathModule | null }) {
+  return (
+    <ReactMarkdown
+      remarkPlugins={math ? [remarkGfm, ...math.remarkPlugins, remarkRawHtmlAsText] : [remarkGfm, remarkRawHtmlAsText]}
+      rehypePlugins={math ? [[rehypeSanitize, markdownSanitizeSchema], ...math.rehypeKatexPlugins] : [[rehypeSanitize, markdownSanitizeSchema]]}
+      components={COMPONENTS}
+    >
+      {text}
+    </ReactMarkdown>
   );
 });

@@ -22,6 +22,7 @@ import {
   updateSession,
 } from './sessions';
 import { getCalibration, setCalibration } from './settings';
+import { observeSessionList } from './sessionList';
 import { observe, type Unsubscribe } from './watch';
 
 /**
@@ -61,9 +62,9 @@ export function createSessionStore(db?: AppDB): SessionStore {
 
 export const browserSessionStore: SessionStore = createSessionStore();
 
-/** The session list, newest first, filtered by title; again after every change to any session. */
+/** The session list, newest first, filtered by title; again after every change to a session, reading only the rows that changed. */
 export function watchSessionList(search: string, onRows: (rows: Awaited<ReturnType<typeof listSessions>>) => void): Unsubscribe {
-  return observe(() => listSessions(search), onRows);
+  return observeSessionList(getDB(), search, onRows);
 }
 
 /** One session row, again after every change to it; undefined when it does not exist. */

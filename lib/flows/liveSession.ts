@@ -1,4 +1,6 @@
 import { errorMessage } from '@/lib/errors';
+import { advanceSessionContext, buildSessionContext, type SessionContext } from '@/lib/session/context';
+import { resolveLabels } from '@/lib/session/revisions';
 import { SessionTree } from '@/lib/session/tree';
 import type { EntryId, SessionEntry, StoredSession } from '@/lib/session/types';
 import type { SessionStore, Unsubscribe } from './ports';
@@ -32,6 +34,9 @@ export class LiveSession {
   private lastRev = 0;
   private syncing: Promise<void> | null = null;
   private resync = false;
+  /** Entries written since `derived` was computed; null when something else changed (a new tree, a leaf moved). */
+  private changedSince: SessionEntry[] | null = null;
+  private derived: { version: number; tree: SessionTree; context: SessionContext; labels: Map<EntryId, string> } | null = null;
 
   constructor(
     readonly sessionId: string,
@@ -53,9 +58,33 @@ export class LiveSession {
     };
   };
 
-  private emit(patch: Partial<LiveSessionState>) {
+  /** `changed`: the entries this change wrote to the tree, or 'other' for anything the derived data cannot follow by itself. */
+  private emit(patch: Partial<LiveSessionState>, changed: readonly SessionEntry[] | 'other') {
+    if (changed === 'other') this.changedSince = null;
+    else this.changedSince?.push(...changed);
     this.state = { ...this.state, ...patch, version: this.state.version + 1 };
     for (const l of this.listeners) l();
+  }
+
+  /**
+   * The context at a snapshot's leaf and the labels of its tree. Derived from the previous ones when only
+   * messages were written near the leaf (each saved chunk of a streaming reply), so that costs what the
+   * chunk changed, not a walk over the whole session; built from scratch otherwise.
+   */
+  derive(state: LiveSessionState): { context: SessionContext; labels: Map<EntryId, string> } {
+    const prev = this.derived;
+    if (prev?.version === state.version && prev.tree === state.tree) return prev;
+    const latest = state === this.state;
+    const changes = latest && prev?.tree === state.tree ? this.changedSince : null;
+    const context = (changes && prev && advanceSessionContext(prev.context, state.tree, state.leafId, changes)) || buildSessionContext(state.tree, state.leafId);
+    const labels = changes && prev && !changes.some((e) => e.type === 'label') ? prev.labels : resolveLabels(state.tree.entries());
+    const next = { version: state.version, tree: state.tree, context, labels };
+    // Only the latest snapshot is remembered: the changes recorded from now on are relative to it.
+    if (latest) {
+      this.derived = next;
+      this.changedSince = [];
+    }
+    return next;
   }
 
   /**
@@ -64,17 +93,17 @@ export class LiveSession {
    */
   applyLocal(entries: readonly SessionEntry[], leafId?: EntryId | null) {
     for (const e of entries) this.state.tree.replace(e);
-    this.emit(leafId === undefined ? {} : { leafId });
+    this.emit(leafId === undefined ? {} : { leafId }, entries);
   }
 
   /** Changes the unsaved stand-in row of a draft (its model, before anything is stored). */
   patchDraft(patch: Partial<StoredSession>) {
-    if (this.state.draft && this.state.row) this.emit({ row: { ...this.state.row, ...patch } });
+    if (this.state.draft && this.state.row) this.emit({ row: { ...this.state.row, ...patch } }, []);
   }
 
   /** Moves this tab's leaf (the caller persists it). */
   setLeaf(leafId: EntryId | null) {
-    this.emit({ leafId });
+    this.emit({ leafId }, 'other');
   }
 
   private start() {
@@ -91,30 +120,30 @@ export class LiveSession {
       const loaded = await this.store.loadSession(this.sessionId);
       if (!loaded && this.draftRow) {
         // Watched all the same: the first send stores the row, and the watch then takes it like any write.
-        this.emit({ status: 'ready', row: this.draftRow, draft: true });
+        this.emit({ status: 'ready', row: this.draftRow, draft: true }, 'other');
       } else if (!loaded) {
-        return this.emit({ status: 'missing', row: null });
+        return this.emit({ status: 'missing', row: null }, 'other');
       } else {
         const tree = new SessionTree(loaded.entries);
         this.lastRev = loaded.row.rev;
         const leafId = loaded.row.leafId && tree.has(loaded.row.leafId) ? loaded.row.leafId : tree.newestLeaf();
-        this.emit({ status: 'ready', row: loaded.row, tree, leafId });
+        this.emit({ status: 'ready', row: loaded.row, tree, leafId }, 'other');
       }
       this.unwatch = this.store.watchSession(
         this.sessionId,
         (row) => void this.onRow(row),
-        (err) => this.emit({ status: 'error', error: String(err) }),
+        (err) => this.emit({ status: 'error', error: String(err) }, 'other'),
       );
     } catch (err) {
-      this.emit({ status: 'error', error: errorMessage(err) });
+      this.emit({ status: 'error', error: errorMessage(err) }, 'other');
     }
   }
 
   private async onRow(row: StoredSession | undefined) {
     if (!row && this.state.draft) return; // not stored yet
-    if (!row) return this.emit({ status: 'missing', row: null });
+    if (!row) return this.emit({ status: 'missing', row: null }, 'other');
     if (row.rev <= this.lastRev && this.state.row) {
-      if (row !== this.state.row) this.emit({ row });
+      if (row !== this.state.row) this.emit({ row }, []);
       return;
     }
     // Serialise fetches: a burst of writes becomes one catch-up query.
@@ -142,6 +171,6 @@ export class LiveSession {
     // Follow the stored leaf when it extends where we are (our own append, or
     // another tab continuing our path); stay put when it went elsewhere.
     if (stored && tree.has(stored) && (leafId === null || !tree.has(leafId) || tree.isAncestor(leafId, stored))) leafId = stored;
-    this.emit({ row, leafId, draft: false });
+    this.emit({ row, leafId, draft: false }, changed.entries);
   }
 }

@@ -16,6 +16,18 @@ export interface TokenSyncOptions {
  * make every write look like a change and recount forever.
  */
 function signature(e: SessionEntry): string {
+  let sig = signatures.get(e);
+  if (sig === undefined) signatures.set(e, (sig = computeSignature(e)));
+  return sig;
+}
+
+/**
+ * Per entry object: an unchanged entry keeps its object between updates of the path, so a saved chunk of a
+ * streaming reply computes the signature of that one reply, not of all 10,000 entries before it.
+ */
+const signatures = new WeakMap<SessionEntry, string>();
+
+function computeSignature(e: SessionEntry): string {
   if (e.type === 'message') {
     const m = e.message;
     let chars = 0;

@@ -75,3 +75,51 @@ export function buildSessionContext(
 
   return { items, path, compaction, keptFromIndex, summaries, model };
 }
+
+/** How far back from the leaf a replaced entry is looked for: a streaming reply is the leaf or next to it. */
+const NEAR_LEAF = 8;
+
+/**
+ * The context after `changed` messages were written, derived from the context
+ * before instead of walking the whole path again: a saved chunk of a streaming
+ * reply (the leaf replaced) or a new turn (messages appended under the leaf)
+ * costs in proportion to what changed, not to the session. Messages carry no
+ * summary, revision or model change, so the summaries, the compaction in
+ * effect and the model stay as they were. Returns null when the change is of
+ * another kind (a summary, a label, an entry far from the leaf, a leaf that
+ * moved elsewhere): the caller then builds the context from scratch.
+ */
+export function advanceSessionContext(prev: SessionContext, tree: SessionTree, leafId: EntryId | null | undefined, changed: readonly SessionEntry[]): SessionContext | null {
+  if (!leafId || changed.some((e) => e.type !== 'message')) return null;
+  const path = prev.path.slice();
+  const items = prev.items.slice();
+  const oldLeaf = path.at(-1)?.id ?? null;
+  // Appended: walk back from the new leaf to the old one, through nothing but the changed entries.
+  const appended: SessionEntry[] = [];
+  let cur = tree.get(leafId);
+  while (cur && cur.id !== oldLeaf) {
+    if (appended.length >= changed.length) return null;
+    appended.push(cur);
+    cur = cur.parentId ? tree.get(cur.parentId) : undefined;
+  }
+  if (!cur && oldLeaf !== null) return null;
+  const fresh = new Set(appended.map((e) => e.id));
+  for (const e of changed) {
+    if (fresh.has(e.id)) continue;
+    const at = path.findLastIndex((p, i) => i >= path.length - NEAR_LEAF && p.id === e.id);
+    if (at < 0) return null;
+    const before = path[at]!;
+    if (before.type !== 'message' || e.type !== 'message' || isEmptyFailedReply(before.message) !== isEmptyFailedReply(e.message)) return null;
+    path[at] = e;
+    if (at >= prev.keptFromIndex && !isEmptyFailedReply(e.message)) {
+      const item = items.findLastIndex((it) => it.entryId === e.id);
+      if (item < 0) return null;
+      items[item] = { kind: 'message', entryId: e.id, message: e.message };
+    }
+  }
+  for (const e of appended.reverse()) {
+    path.push(e);
+    if (e.type === 'message' && !isEmptyFailedReply(e.message)) items.push({ kind: 'message', entryId: e.id, message: e.message });
+  }
+  return { ...prev, path, items };
+}

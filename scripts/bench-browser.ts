@@ -1,0 +1,496 @@
+/**
+ * `npm run bench -- browser`: what the user gets, measured where the user sits. Playwright drives
+ * the production build in Chromium against the scripted model (e2e/mock-llm, started here); every
+ * profile is loaded through the app's own import (the file input), never written behind its back.
+ *
+ * Profiles, each figure with its baseline from the same run:
+ *   empty     a fresh browser: time to open the app
+ *   1k        one session of 1,000 entries (compacted every 60, as long sessions are)
+ *   10k       one session of 10,000 entries
+ *   10k+5000  the same 10k session open, plus 5,000 more sessions in the sidebar
+ * Per profile: typing latency (key → next frame), the context meter's update after Send, long
+ * tasks while a reply streams, main-thread time per saved chunk of that reply, time to open the
+ * app to its first message. Separately: a generated 100 MB ChatGPT export imported through the file
+ * input, timed to the rendered list, with the longest main-thread task and the renderer's memory.
+ *
+ * Prints tables, writes bench-results/browser.json; exits 1 when a check breaks (a reply not
+ * rendered whole, an import that lost conversations, a figure that could not be measured).
+ * `--quick`: smaller sizes (300 / 2,000 entries, 500 sessions, a 10 MB export, a shorter reply).
+ */
+
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
+import { exportArchive, exportJsonl } from '@/lib/formats';
+import type { SessionSnapshot } from '@/lib/session/types';
+import { generateSession, Rng, sentence } from '@/lib/testing/generate';
+import { chatGptExportChunks, emptyShape } from '@/lib/testing/generateChatGpt';
+import { startMockLlm, type MockLlm } from '../e2e/mock-llm/server';
+import { startAppServer, type AppServer } from '../e2e/support/appServer';
+import { fmt, machine, machineLine, QUICK, stats, table, type Stats } from './benchReport';
+
+const SIZES = QUICK
+  ? { small: 300, large: 2_000, sessions: 500, importBytes: 10e6, replyWords: 200, typedChars: 30 }
+  : { small: 1_000, large: 10_000, sessions: 5_000, importBytes: 100e6, replyWords: 700, typedChars: 60 };
+const CHUNK_DELAY_MS = 8;
+const KEY_DELAY_MS = 60;
+
+const ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
+const WORK = join(tmpdir(), 'longctx-bench-browser');
+const failures: string[] = [];
+function check(ok: boolean, what: string) {
+  if (!ok) {
+    failures.push(what);
+    console.error(`CHECK FAILED: ${what}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generated inputs
+
+/** A long compacted session as the app's own JSONL. */
+function sessionFile(entries: number, title: string): string {
+  const { entries: all, leafId } = generateSession({ seed: entries, entries, usage: true, compactEvery: 60 });
+  return exportJsonl({ meta: { id: `bench-${entries}`, title, createdAt: 1, updatedAt: 2, leafId }, entries: all });
+}
+
+/** Many small sessions in one archive of the app's own export format. */
+function manySessionsArchive(n: number): Uint8Array {
+  const snapshots: SessionSnapshot[] = [];
+  for (let i = 0; i < n; i++) {
+    const { entries, leafId } = generateSession({ seed: 1000 + i, entries: 6, startTime: Date.UTC(2025, 0, 1) + i * 60_000 });
+    snapshots.push({ meta: { id: `many-${i}`, title: `Generated session ${i + 1}`, createdAt: 1 + i, updatedAt: 2 + i, leafId }, entries });
+  }
+  return exportArchive(snapshots, { now: Date.UTC(2026, 0, 1) });
+}
+
+/** A markdown reply like a model's long answer: headings, prose, lists, code fences, math. */
+function replyText(words: number): string {
+  const r = new Rng(42);
+  const blocks: string[] = ['Streamwordalpha: here is the plan.'];
+  let count = 6;
+  let k = 0;
+  while (count < words) {
+    const kind = k++ % 5;
+    let block: string;
+    if (kind === 0) block = `## ${sentence(r, 2, 5).replace(/[.?!:]$/, '')}`;
+    else if (kind === 1) block = [sentence(r), sentence(r), sentence(r)].join(' ');
+    else if (kind === 2) block = Array.from({ length: 4 }, () => `- ${sentence(r, 4, 10)}`).join('\n');
+    else if (kind === 3) block = ['```ts', 'export function total(xs: number[]): number {', '  let sum = 0;', '  for (const x of xs) sum += x; // ' + sentence(r, 3, 6), '  return sum;', '}', '```'].join('\n');
+    else block = `$$\\sum_{i=1}^{${r.int(2, 99)}} x_i^2 = ${r.int(1, 999)}$$\n\n${sentence(r)}`;
+    blocks.push(block);
+    count += block.split(/\s+/).length;
+  }
+  blocks.push('Streamwordomega.');
+  return blocks.join('\n\n');
+}
+
+/** Word-sized chunks, whitespace kept, as a model streams them. */
+const chunksOf = (text: string) => text.match(/\S+\s*/g) ?? [];
+
+/** A ChatGPT export of about `bytes`, written to disk in pieces (it never exists as one string here). */
+function chatGptFile(bytes: number): { path: string; bytes: number; conversations: number } {
+  const path = join(WORK, `conversations-${Math.round(bytes / 1e6)}mb`, 'conversations.json');
+  mkdirSync(join(path, '..'), { recursive: true });
+  const shape = emptyShape();
+  const fd = openSync(path, 'w');
+  try {
+    for (const c of chatGptExportChunks({ seed: 7, targetBytes: bytes }, shape)) writeSync(fd, c);
+  } finally {
+    closeSync(fd);
+  }
+  return { path, bytes: shape.bytes, conversations: shape.conversations };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Browser plumbing
+
+function chromiumPath(): string | undefined {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  try {
+    if (existsSync(chromium.executablePath())) return undefined;
+  } catch {
+    /* Playwright's own browser is not installed */
+  }
+  return ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find(existsSync);
+}
+
+/**
+ * Installed before the app's own scripts: long tasks (buffered from the first one), every
+ * IndexedDB put to the entries store (entryRows; a saved chunk of a streaming reply is one), and the
+ * moments the app shell and the first message appear.
+ */
+function instrument() {
+  const w = window as unknown as Record<string, unknown>;
+  const long: { start: number; duration: number }[] = [];
+  const puts: number[] = [];
+  const open: { shell?: number; message?: number } = {};
+  w.__bench = { long, puts, open };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) long.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  const put = IDBObjectStore.prototype.put;
+  IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...a: Parameters<IDBObjectStore['put']>) {
+    if (this.name === 'entryRows') puts.push(performance.now());
+    return put.apply(this, a);
+  };
+  const seen = () => {
+    if (open.shell === undefined && document.querySelector('textarea, button')) {
+      for (const b of document.querySelectorAll('button')) if (b.textContent?.trim() === 'New session') open.shell = performance.now();
+    }
+    if (open.message === undefined && document.querySelector('[role="log"] article')) open.message = performance.now();
+    if (open.shell !== undefined && open.message !== undefined) mo.disconnect();
+  };
+  const mo = new MutationObserver(seen);
+  document.addEventListener('DOMContentLoaded', () => {
+    mo.observe(document.body, { childList: true, subtree: true });
+    seen();
+  });
+}
+
+interface Bench {
+  long: { start: number; duration: number }[];
+  puts: number[];
+  open: { shell?: number; message?: number };
+}
+
+async function newContext(browser: Browser, baseURL: string): Promise<{ context: BrowserContext; page: Page; cdp: CDPSession }> {
+  const context = await browser.newContext({ baseURL, viewport: { width: 1280, height: 800 } });
+  // As source text with a local `__name`: tsx (esbuild) wraps named inner functions in that helper, which the page lacks.
+  await context.addInitScript({ content: `(() => { const __name = (f) => f; (${instrument.toString()})(); })();` });
+  const page = await context.newPage();
+  page.on('pageerror', (err) => console.error(`page error: ${err.message}`));
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  return { context, page, cdp };
+}
+
+async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
+  const { metrics: m } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
+  return Object.fromEntries(m.map((x) => [x.name, x.value]));
+}
+
+/** Resident memory of the renderer processes (page and its workers), from /proc; null when not reachable. */
+async function rendererRss(browserCdp: CDPSession | null): Promise<number | null> {
+  if (!browserCdp) return null;
+  try {
+    const info = (await browserCdp.send('SystemInfo.getProcessInfo' as never)) as { processInfo: { type: string; id: number }[] };
+    let sum = 0;
+    let any = false;
+    for (const p of info.processInfo) {
+      if (p.type !== 'renderer') continue;
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p.id}/status`, 'utf8'));
+      if (m) {
+        sum += Number(m[1]) * 1024;
+        any = true;
+      }
+    }
+    return any ? sum : null;
+  } catch {
+    return null;
+  }
+}
+
+const bench = (page: Page) => page.evaluate(() => (window as unknown as { __bench: Bench }).__bench);
+
+async function importThroughInput(page: Page, file: { name: string; mimeType: string; buffer: Buffer } | string, expectSessions: number, timeoutMs = 600_000) {
+  await page.getByLabel('Import file').setInputFiles(file);
+  await page.getByText(new RegExp(`Imported ${expectSessions} sessions?\\b`)).first().waitFor({ timeout: timeoutMs });
+}
+
+/** Waits until the app has counted the open session (meter filled) and stored its token caches. */
+async function settle(page: Page) {
+  await page.waitForFunction(() => document.querySelector('[role="meter"][aria-label="Context"]')?.getAttribute('aria-valuenow') != null, null, { timeout: 120_000 });
+  await page.waitForTimeout(QUICK ? 1500 : 4000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measurements
+
+interface TurnFigures {
+  typing: Stats;
+  meterAfterSendMs: number;
+  stream: { longTasks: number; longTaskMs: number; maxLongTaskMs: number; seconds: number; savedChunks: number; mainThreadMs: number; msPerSavedChunk: number };
+}
+
+/** Types into the composer, sends, and measures the meter's update and the streamed reply. */
+async function turn(page: Page, cdp: CDPSession, mock: MockLlm, label: string): Promise<TurnFigures> {
+  const reply = replyText(SIZES.replyWords);
+  // The reply waits a second, so the work Send causes is over before the stream is measured.
+  mock.script([{ for: 'chat', chunks: chunksOf(reply), chunkDelayMs: CHUNK_DELAY_MS, delayMs: 1000 }], { replace: true });
+  const box = page.getByRole('textbox', { name: 'Message' });
+  await box.click();
+  await page.evaluate(() => {
+    const w = window as unknown as { __keys: number[]; __meter: { sentAt?: number; changedAt?: number } };
+    w.__keys = [];
+    w.__meter = {};
+    const el = document.activeElement as HTMLElement;
+    el.addEventListener(
+      'keydown',
+      (e) => {
+        const t0 = e.timeStamp;
+        if (e.key === 'Enter') {
+          w.__meter.sentAt = t0;
+          return;
+        }
+        // Key to next frame: the frame's callbacks ran, then a task queued from them runs after its paint.
+        requestAnimationFrame(() => {
+          const ch = new MessageChannel();
+          ch.port1.onmessage = () => w.__keys.push(performance.now() - t0);
+          ch.port2.postMessage(0);
+        });
+      },
+      { capture: true },
+    );
+    const meter = document.querySelector('[role="meter"][aria-label="Context"]')!;
+    const before = meter.getAttribute('aria-valuenow');
+    const mo = new MutationObserver(() => {
+      if (w.__meter.sentAt !== undefined && meter.getAttribute('aria-valuenow') !== before) {
+        w.__meter.changedAt = performance.now();
+        mo.disconnect();
+      }
+    });
+    mo.observe(meter, { attributes: true, attributeFilter: ['aria-valuenow'] });
+  });
+  const typed = `Benchmark prompt ${label} ` + 'abcdefghij klmnopq rstuvw xyz '.repeat(4);
+  await page.keyboard.type(typed.slice(0, SIZES.typedChars), { delay: KEY_DELAY_MS });
+  await page.waitForTimeout(300);
+  check((await box.inputValue()) === typed.slice(0, SIZES.typedChars), `${label}: the composer holds what was typed`);
+  const keys = await page.evaluate(() => (window as unknown as { __keys: number[] }).__keys);
+  check(keys.length >= SIZES.typedChars - 1, `${label}: a frame followed each key (${keys.length} of ${SIZES.typedChars})`);
+
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => (window as unknown as { __meter: { changedAt?: number } }).__meter.changedAt !== undefined, null, { timeout: 60_000, polling: 100 });
+  const meter = await page.evaluate(() => (window as unknown as { __meter: { sentAt: number; changedAt: number } }).__meter);
+
+  // The stream starts when its first word is on screen.
+  await page.waitForFunction(() => document.querySelector('[role="log"]')?.textContent?.includes('Streamwordalpha'), null, { timeout: 60_000, polling: 50 });
+  const startAt = await page.evaluate(() => performance.now());
+  const m0 = await metrics(cdp);
+  await page.waitForFunction(() => ![...document.querySelectorAll('button')].some((b) => b.getAttribute('aria-label') === 'Stop' || b.textContent?.trim() === 'Stop'), null, { timeout: 300_000, polling: 200 });
+  const endAt = await page.evaluate(() => performance.now());
+  const m1 = await metrics(cdp);
+  const last = page.getByRole('article', { name: 'Assistant message' }).last();
+  await last.getByText('Streamwordomega').waitFor({ timeout: 10_000 }).catch(() => undefined);
+  check(((await last.textContent()) ?? '').includes('Streamwordomega'), `${label}: the streamed reply is rendered whole`);
+  const b = await bench(page);
+  const during = b.long.filter((t) => t.start >= startAt && t.start <= endAt);
+  const saves = b.puts.filter((t) => t >= startAt && t <= endAt).length;
+  const mainThreadMs = ((m1.TaskDuration ?? 0) - (m0.TaskDuration ?? 0)) * 1000;
+  check(saves > 0, `${label}: chunks of the reply were saved while it streamed`);
+  return {
+    typing: stats(keys),
+    meterAfterSendMs: meter.changedAt - meter.sentAt,
+    stream: {
+      longTasks: during.length,
+      longTaskMs: during.reduce((a, t) => a + t.duration, 0),
+      maxLongTaskMs: Math.max(0, ...during.map((t) => t.duration)),
+      seconds: (endAt - startAt) / 1000,
+      savedChunks: saves,
+      mainThreadMs,
+      msPerSavedChunk: saves ? mainThreadMs / saves : NaN,
+    },
+  };
+}
+
+/** Reloads the app and times it to its shell and to the open session's first message. */
+async function openTime(page: Page, withMessage: boolean): Promise<{ shellMs: number; firstMessageMs: number | null }> {
+  await page.reload();
+  await page.waitForFunction(
+    (msg) => {
+      const o = (window as unknown as { __bench?: Bench }).__bench?.open;
+      return o?.shell !== undefined && (!msg || o.message !== undefined);
+    },
+    withMessage,
+    { timeout: 120_000, polling: 100 },
+  );
+  const o = (await bench(page)).open;
+  return { shellMs: o.shell!, firstMessageMs: o.message ?? null };
+}
+
+async function openSession(page: Page, title: string) {
+  const search = page.getByRole('searchbox', { name: 'Search sessions' });
+  await search.fill(title);
+  await page.getByRole('navigation', { name: 'Sessions' }).getByRole('button', { name: new RegExp(title) }).first().click();
+  await search.fill('');
+  await page.getByRole('article').first().waitFor({ timeout: 60_000 });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  console.log(`Browser benchmark${QUICK ? ' (quick)' : ''}: ${machineLine()}`);
+  mkdirSync(WORK, { recursive: true });
+  const lib = (await import(new URL('./lib.mjs', import.meta.url).href)) as { buildIfStale: () => Promise<number> };
+  if ((await lib.buildIfStale()) !== 0) throw new Error('next build failed');
+
+  const t = Date.now();
+  const smallFile = sessionFile(SIZES.small, 'Bench small session');
+  const largeFile = sessionFile(SIZES.large, 'Bench large session');
+  const archive = manySessionsArchive(SIZES.sessions);
+  const big = chatGptFile(SIZES.importBytes);
+  console.log(`inputs generated in ${fmt((Date.now() - t) / 1000, 1)} s: sessions of ${SIZES.small} and ${SIZES.large} entries, an archive of ${SIZES.sessions} sessions (${fmt(archive.length / 1e6, 1)} MB), a ChatGPT export of ${fmt(big.bytes / 1e6, 1)} MB (${big.conversations} conversations)\n`);
+
+  let mock: MockLlm | null = null;
+  let app: AppServer | null = null;
+  let browser: Browser | null = null;
+  try {
+    mock = await startMockLlm({ port: 0, enforceContextWindow: false });
+    app = await startAppServer({
+      OPENAI_COMPATIBLE_BASE_URL: mock.baseUrl,
+      OPENAI_COMPATIBLE_NAME: 'Scripted test model',
+      OLLAMA_BASE_URL: 'off',
+      DEFAULT_MODEL: 'compat:mock-large',
+    });
+    browser = await chromium.launch({
+      executablePath: chromiumPath(),
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    });
+    const browserCdp = await browser.newBrowserCDPSession().catch(() => null);
+
+    // Empty app: the baseline for opening.
+    const empty = await newContext(browser, app.url);
+    await empty.page.goto('/');
+    await empty.page.getByRole('button', { name: 'New session', exact: true }).waitFor();
+    const openEmpty = await openTime(empty.page, false);
+    await empty.context.close();
+
+    // 1k entries, one session.
+    const s = await newContext(browser, app.url);
+    await s.page.goto('/');
+    await importThroughInput(s.page, { name: 'small.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(smallFile) }, 1);
+    await settle(s.page);
+    const turnSmall = await turn(s.page, s.cdp, mock, `${SIZES.small} entries`);
+    await s.context.close();
+
+    // 10k entries, one session; then 5,000 sessions more with the same 10k session open.
+    const l = await newContext(browser, app.url);
+    await l.page.goto('/');
+    await importThroughInput(l.page, { name: 'large.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(largeFile) }, 1);
+    await settle(l.page);
+    const turnLarge = await turn(l.page, l.cdp, mock, `${SIZES.large} entries`);
+    const openLarge = await openTime(l.page, true);
+    await settle(l.page);
+    await importThroughInput(l.page, { name: 'many.zip', mimeType: 'application/zip', buffer: Buffer.from(archive) }, SIZES.sessions);
+    await openSession(l.page, 'Bench large session');
+    await settle(l.page);
+    const turnMany = await turn(l.page, l.cdp, mock, `${SIZES.large} entries + ${SIZES.sessions} sessions`);
+    const openMany = await openTime(l.page, true);
+    await l.context.close();
+
+    // The ChatGPT export through the file input, on an empty app.
+    const imp = await newContext(browser, app.url);
+    await imp.page.goto('/');
+    await imp.page.getByRole('button', { name: 'New session', exact: true }).waitFor();
+    await imp.page.waitForTimeout(1000);
+    const heap0 = (await metrics(imp.cdp)).JSHeapUsedSize ?? NaN;
+    const rss0 = await rendererRss(browserCdp);
+    let heapPeak = heap0;
+    let rssPeak = rss0 ?? 0;
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const [m, r] = await Promise.all([metrics(imp.cdp).catch(() => ({}) as Record<string, number>), rendererRss(browserCdp)]);
+        if (m.JSHeapUsedSize) heapPeak = Math.max(heapPeak, m.JSHeapUsedSize);
+        if (r) rssPeak = Math.max(rssPeak, r);
+        await new Promise((res) => setTimeout(res, 250));
+      }
+    })();
+    const importStart = await imp.page.evaluate(() => performance.now());
+    const wallStart = Date.now();
+    await importThroughInput(imp.page, big.path, big.conversations);
+    await imp.page.getByRole('navigation', { name: 'Sessions' }).getByRole('button').first().waitFor({ timeout: 60_000 });
+    const importEnd = await imp.page.evaluate(() => performance.now());
+    const wallSeconds = (Date.now() - wallStart) / 1000;
+    sampling = false;
+    await sampler;
+    const importLong = (await bench(imp.page)).long.filter((x) => x.start >= importStart && x.start <= importEnd);
+    await imp.context.close();
+    const importSeconds = (importEnd - importStart) / 1000;
+    const imported = {
+      bytes: big.bytes,
+      conversations: big.conversations,
+      seconds: importSeconds,
+      wallSeconds,
+      megabytesPerSecond: big.bytes / 1e6 / importSeconds,
+      longTasks: importLong.length,
+      maxLongTaskMs: Math.max(0, ...importLong.map((x) => x.duration)),
+      heapPeakAboveBase: heapPeak - heap0,
+      rssPeakAboveBase: rss0 === null ? null : rssPeak - rss0,
+    };
+
+    // -------------------------------------------------------------------------------------
+    const cols = [`${SIZES.small} entries, 1 session`, `${SIZES.large} entries, 1 session`, `${SIZES.large} entries + ${SIZES.sessions} sessions`];
+    const turns = [turnSmall, turnLarge, turnMany];
+    console.log('Typing, Send and a streamed reply (Chromium, production build, scripted model):\n');
+    table(
+      ['figure', ...cols],
+      [
+        ['typing: key → next frame, median (ms)', ...turns.map((x) => fmt(x.typing.median, 1))],
+        ['typing: key → next frame, p95 (ms)', ...turns.map((x) => fmt(x.typing.p95, 1))],
+        ['meter updated after Send (ms)', ...turns.map((x) => fmt(x.meterAfterSendMs, 0))],
+        [`long tasks while a ${SIZES.replyWords}-word reply streams`, ...turns.map((x) => `${x.stream.longTasks} (${fmt(x.stream.longTaskMs, 0)} ms)`)],
+        ['…longest (ms)', ...turns.map((x) => fmt(x.stream.maxLongTaskMs, 0))],
+        ['…stream duration (s)', ...turns.map((x) => fmt(x.stream.seconds, 1))],
+        ['main-thread time while streaming (ms)', ...turns.map((x) => fmt(x.stream.mainThreadMs, 0))],
+        ['saved chunks (writes of the streaming entry)', ...turns.map((x) => String(x.stream.savedChunks))],
+        ['main-thread ms per saved chunk', ...turns.map((x) => fmt(x.stream.msPerSavedChunk, 1))],
+      ],
+    );
+    console.log('Opening the app (reload → shell, → first message of the open session):\n');
+    table(
+      ['profile', 'shell (ms)', 'first message (ms)'],
+      [
+        ['empty app', fmt(openEmpty.shellMs, 0), '–'],
+        [`${SIZES.large}-entry session`, fmt(openLarge.shellMs, 0), fmt(openLarge.firstMessageMs ?? NaN, 0)],
+        [`${SIZES.large}-entry session + ${SIZES.sessions} sessions`, fmt(openMany.shellMs, 0), fmt(openMany.firstMessageMs ?? NaN, 0)],
+      ],
+    );
+    const mb = (x: number | null) => (x === null ? '–' : `${fmt(x / 1e6, 0)} MB (${fmt(x / big.bytes, 2)}× the file)`);
+    console.log(`Import through the file input of a generated ChatGPT export (${fmt(big.bytes / 1e6, 1)} MB, ${big.conversations} conversations), to the list rendered:\n`);
+    table(
+      ['figure', 'value'],
+      [
+        ['time (s)', fmt(imported.seconds, 2)],
+        ['throughput (MB/s, goal ≥ 15)', fmt(imported.megabytesPerSecond, 1)],
+        ['long tasks / longest (ms, goal none > 50)', `${imported.longTasks} / ${fmt(imported.maxLongTaskMs, 0)}`],
+        ['page JS heap, peak above before', mb(imported.heapPeakAboveBase)],
+        ['renderer RSS (page + workers), peak above before', mb(imported.rssPeakAboveBase)],
+      ],
+    );
+
+    check(openLarge.firstMessageMs !== null && openMany.firstMessageMs !== null, 'the open session shows a message after a reload');
+    mkdirSync(join(ROOT, 'bench-results'), { recursive: true });
+    writeFileSync(
+      join(ROOT, 'bench-results', 'browser.json'),
+      JSON.stringify(
+        {
+          ...machine(),
+          quick: QUICK,
+          sizes: SIZES,
+          profiles: cols,
+          turns: { small: turnSmall, large: turnLarge, many: turnMany },
+          open: { empty: openEmpty, large: openLarge, many: openMany },
+          import: imported,
+          failures,
+        },
+        null,
+        2,
+      ),
+    );
+  } finally {
+    await browser?.close().catch(() => undefined);
+    await app?.stop().catch(() => undefined);
+    await mock?.close().catch(() => undefined);
+  }
+  if (failures.length) {
+    console.error(`\n${failures.length} check(s) failed:\n- ${failures.join('\n- ')}`);
+    process.exit(1);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
