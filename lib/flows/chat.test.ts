@@ -42,6 +42,50 @@ describe('chat flows', () => {
     expect(s.runs.get(row.id)).toBeUndefined();
   });
 
+  it('the meter counts a sent message at once, before it is stored; one that could not be stored leaves the figure as it was', async () => {
+    const { ports, s, row } = await setup();
+    ports.transport.script({ text: 'First answer.' }, { text: 'Second answer.' });
+    await s.send('A first question, so the session has a counted context.');
+    await s.idle();
+    await s.syncTokens();
+    const before = s.sync.figure!;
+    const seen: number[] = [];
+    s.sync.onFigure((f) => seen.push(f?.tokens ?? 0));
+
+    // Storage held back: the figure must move before the message is written.
+    const append = ports.store.appendEntries.bind(ports.store);
+    let release = () => {};
+    const gate = new Promise<void>((r) => (release = r));
+    ports.store.appendEntries = async (...args) => {
+      await gate;
+      return append(...args);
+    };
+    const prompt = 'Which of the three cache layouts keeps the most hot keys within a single page of memory?';
+    const sending = s.send(prompt);
+    await until(() => seen.length > 0);
+    expect(seen[0]).toBeGreaterThan(before.tokens);
+    expect((await ports.store.loadSession(row.id))!.entries.some((e) => e.type === 'message' && messageText(e.message) === prompt)).toBe(false);
+    release();
+    await sending;
+    await s.idle();
+    await s.syncTokens();
+    // The worker's count then takes over, with the reply in it too.
+    expect(s.sync.figure!.tokens).toBeGreaterThan(seen[0]!);
+
+    // A write refused: the preview is taken back.
+    await s.syncTokens();
+    const counted = s.sync.figure!;
+    ports.store.appendEntries = async () => {
+      throw new Error('The browser refused to store more data (quota).');
+    };
+    seen.length = 0;
+    await s.send('This one cannot be stored.');
+    await s.idle();
+    expect(seen[0]).toBeGreaterThan(counted.tokens);
+    expect(s.sync.figure).toEqual(counted);
+    expect(ports.notices.at(-1)!.message).toMatch(/quota/);
+  });
+
   it('a provider error keeps the prompt and tells the user; no model at all keeps the prompt and says so', async () => {
     const { ports, s, row } = await setup();
     ports.transport.script({ error: { kind: 'auth', message: 'The provider rejected the API key (401).', status: 401 } });

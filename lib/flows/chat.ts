@@ -102,6 +102,8 @@ async function sendContent(s: SessionHandle, parentId: EntryId | null, content: 
     const answer = await reply(s, user!.id);
     if (provisional && answer !== null && text?.type === 'text') await autoTitle(s, provisional, text.text, answer);
   } catch (err) {
+    // The meter may show the message as sent (compactBeforeSendIfNeeded previews it); it was not stored.
+    s.sync.dropPreview();
     notify.error(errorMessage(err));
   }
 }

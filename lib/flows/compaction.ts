@@ -144,7 +144,10 @@ export async function compactBeforeSendIfNeeded(s: SessionHandle, content: UserC
   if (!figure) return null;
   const text = content.map((c) => (c.type === 'text' ? c.text : c.type === 'file' ? (c.text ?? '') : '')).join('\n');
   const [newTokens] = await s.ports.tokens.countTexts([text]);
-  if (!wouldOverflow({ contextTokens: figure.tokens, newMessageTokens: newTokens ?? 0, window: chatModel.contextWindow, settings })) return null;
+  if (!wouldOverflow({ contextTokens: figure.tokens, newMessageTokens: newTokens ?? 0, window: chatModel.contextWindow, settings })) {
+    s.sync.preview(newTokens ?? 0);
+    return null;
+  }
   return compactSession(s, { reason: 'before-send', leafId });
 }
 

@@ -54,6 +54,8 @@ export class TokenSync {
   private chain: Promise<void> = Promise.resolve();
   private listeners = new Set<(f: ContextFigure | null) => void>();
   figure: ContextFigure | null = null;
+  /** The last figure the worker computed; a preview shows on top of it until the next one arrives. */
+  private counted: ContextFigure | null = null;
 
   constructor(
     readonly sessionId: string,
@@ -64,6 +66,21 @@ export class TokenSync {
   onFigure(fn: (f: ContextFigure | null) => void): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
+  }
+
+  /**
+   * Shows a message that is about to be stored, already counted, in the figure: the meter moves
+   * when Send is pressed instead of after the write, the re-render and the worker's recount (which
+   * then publish the counted figure). Approximate by nature: the count is the text's alone.
+   */
+  preview(extraTokens: number): void {
+    if (!this.counted || extraTokens <= 0) return;
+    this.publish({ ...this.counted, tokens: this.counted.tokens + extraTokens, approximate: true }, false);
+  }
+
+  /** Back to the counted figure: the previewed message was not stored. */
+  dropPreview(): void {
+    if (this.figure !== this.counted) this.publish(this.counted);
   }
 
   /** Resolves once every queued change reached the worker. */
@@ -138,7 +155,8 @@ export class TokenSync {
     if (update.calibration) await this.store.setCalibration(model, update.calibration).catch(() => {});
   }
 
-  private publish(f: ContextFigure | null) {
+  private publish(f: ContextFigure | null, counted = true) {
+    if (counted) this.counted = f;
     this.figure = f;
     for (const l of this.listeners) l(f);
   }
