@@ -18,7 +18,8 @@ type Env = Readonly<Record<string, string | undefined>>;
 export function describeStorage(env: Env): { kind: 'postgres'; url: string } | { kind: 'pglite'; dir: string } {
   const url = env.DATABASE_URL?.trim();
   if (url) return { kind: 'postgres', url };
-  return { kind: 'pglite', dir: join(resolve(env.LONGCTX_DATA_DIR?.trim() || '.data'), 'pglite') };
+  // A folder chosen at run time: the build must not trace (and bundle) the whole project for it.
+  return { kind: 'pglite', dir: join(resolve(/*turbopackIgnore: true*/ env.LONGCTX_DATA_DIR?.trim() || '.data'), 'pglite') };
 }
 
 export async function openSyncServer(env: Env): Promise<SyncServer> {
