@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { startMockLlm, type MockLlm } from './mock-llm/server';
-import { startAppServer, freePort, type AppServer } from './support/appServer';
+import { freePort } from '../lib/testing/freePort';
+import { startAppServer, type AppServer } from './support/appServer';
 import { MOCK_URL, assistantMessages, chatTurn, contextTokens, expect, mock, newSession, openApp, sendMessage, test, waitIdle } from './support/fixtures';
 
 /** Settings → Providers, as the user reaches it: the Settings button, then Providers. */

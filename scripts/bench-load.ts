@@ -33,7 +33,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +43,7 @@ import type { ChatRequest, SummarizeRequest } from '@/lib/providers/requests';
 import { readChatStream } from '@/lib/providers/uiStream';
 import type { ContextItem } from '@/lib/session/context';
 import type { MessageEntry, SessionEntry, UserMessage } from '@/lib/session/types';
+import { freePort } from '@/lib/testing/freePort';
 import { generateSession, Rng } from '@/lib/testing/generate';
 import { countText } from '@/lib/tokens/exact';
 import { args, fmt, machine, machineLine, numArg, QUICK, stats, table } from './benchReport';
@@ -74,19 +74,6 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 // ------------------------------------------------------------------ servers
 
 const children: { name: string; proc: ChildProcess; group: boolean }[] = [];
-
-/** A port the OS says is free on loopback right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Last lines a server printed, shown when something goes wrong. */
 class LogTail {

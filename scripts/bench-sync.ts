@@ -47,7 +47,8 @@ import { deviceAuthorization, spaceAuthorization, type PushRecord } from '@/lib/
 import { entryRecord } from '@/lib/sync/records';
 import { httpTransport, type SyncTransport } from '@/lib/sync/transport';
 import { generateSession } from '@/lib/testing/generate';
-import { freePort, postgresBinDir, startPostgres, type PostgresServer } from '@/lib/testing/postgresServer';
+import { freePort } from '@/lib/testing/freePort';
+import { postgresBinDir, startPostgres, type PostgresServer } from '@/lib/testing/postgresServer';
 import { countText } from '@/lib/tokens/exact';
 import { countingInput } from '@/lib/tokens/entryText';
 import { args, fmt, machine, machineLine, numArg, QUICK, stats, table, type Stats } from './benchReport';

@@ -16,10 +16,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, expect, type Browser, type Page } from '@playwright/test';
+import { freePort } from '../lib/testing/freePort';
 import { startMockLlm, type MockLlm } from '../e2e/mock-llm/server';
 import { SHOWCASE_EDITED, SHOWCASE_FOLLOW_UP, SHOWCASE_SUMMARY, SHOWCASE_TURNS } from '../e2e/support/showcase';
 
@@ -36,18 +36,6 @@ const DEVICES: Device[] = [
 ];
 
 // ------------------------------------------------------------------ servers
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 let app: ChildProcess | null = null;
 

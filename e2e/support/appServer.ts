@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../lib/testing/freePort';
 
 /**
  * A second app server from the same production build, with an environment of
@@ -15,15 +15,6 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export interface AppServer {
   url: string;
   stop(): Promise<void>;
-}
-
-/** A port nothing listens on right now: the kernel's pick, released for the server to take. */
-export async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 export async function startAppServer(env: Record<string, string>): Promise<AppServer> {

@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import pg from 'pg';
-import { freePort, startPostgres, type PostgresServer } from '../../lib/testing/postgresServer';
+import { freePort } from '../../lib/testing/freePort';
+import { startPostgres, type PostgresServer } from '../../lib/testing/postgresServer';
 import { MOCK_URL } from './fixtures';
 
 /**

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './freePort';
 
 /**
  * A throwaway Postgres server for tests and benchmarks, from the machine's own
@@ -28,17 +28,6 @@ export function postgresBinDir(): string | null {
 }
 
 export const PG_USER = 'pgtest';
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as { port: number }).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 export async function startPostgres(): Promise<PostgresServer> {
   const bin = postgresBinDir();
