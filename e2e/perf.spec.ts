@@ -125,7 +125,7 @@ test('thousands of sessions and long replies: typing and streaming stay within b
 
   // The same session with thousands more in the sidebar.
   await page.getByLabel('Import file').setInputFiles({ name: 'many.zip', mimeType: 'application/zip', buffer: manySessions() });
-  await expect(page.getByText(`Imported ${SESSIONS} sessions`)).toBeVisible({ timeout: 120_000 });
+  await expect(page.getByText(`Imported ${SESSIONS.toLocaleString("en-US")} sessions`)).toBeVisible({ timeout: 120_000 });
   await page.getByRole('searchbox', { name: 'Search sessions' }).fill('Perf big');
   await page.getByRole('navigation', { name: 'Sessions' }).getByRole('button', { name: /^Perf big session/ }).click();
   await page.getByRole('searchbox', { name: 'Search sessions' }).fill('');

@@ -196,7 +196,8 @@ const bench = (page: Page) => page.evaluate(() => (window as unknown as { __benc
 
 async function importThroughInput(page: Page, file: { name: string; mimeType: string; buffer: Buffer } | string, expectSessions: number, timeoutMs = 600_000) {
   await page.getByLabel('Import file').setInputFiles(file);
-  await page.getByText(new RegExp(`Imported ${expectSessions} sessions?\\b`)).first().waitFor({ timeout: timeoutMs });
+  // The app writes counts as people read them ("5,000").
+  await page.getByText(new RegExp(`Imported ${expectSessions.toLocaleString('en-US')} sessions?\\b`)).first().waitFor({ timeout: timeoutMs });
 }
 
 /** Waits until the app has counted the open session (meter filled) and stored its token caches. */
