@@ -4,7 +4,7 @@ import { ArrowUp, File, Paperclip, Square, X } from 'lucide-react';
 import { useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { IconButton } from '@/components/common/IconButton';
-import { useComposerRef } from '@/components/keyboard/composerFocus';
+import { useComposerRef } from '@/components/state/composerFocus';
 import { formatBytes } from '@/lib/format/numbers';
 import type { UserContent } from '@/lib/session/types';
 

@@ -6,7 +6,7 @@ import { ariaKeyShortcuts, matchShortcuts, shortcutLabel, type ShortcutId } from
 import { useFlows } from '@/components/state/FlowsProvider';
 import { useUi } from '@/components/state/uiStore';
 import { SearchDialog } from '@/components/search/SearchDialog';
-import { focusComposer } from './composerFocus';
+import { focusComposer } from '@/components/state/composerFocus';
 import { runCommand } from './commands';
 import { ShortcutsDialog } from './ShortcutsDialog';
 import { useIsMac } from './usePlatform';

@@ -8,7 +8,7 @@ import type { SearchHit, SearchResults } from '@/lib/search/service';
 import { useModalDialog } from '@/components/common/useModalDialog';
 import { useFlows } from '@/components/state/FlowsProvider';
 import { useUi } from '@/components/state/uiStore';
-import { focusComposer } from '@/components/keyboard/composerFocus';
+import { focusComposer } from '@/components/state/composerFocus';
 
 const KIND: Record<SearchHit['kind'], string> = { user: 'You', assistant: 'Assistant', summary: 'Summary', title: 'Title' };
 
