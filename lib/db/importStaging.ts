@@ -69,7 +69,15 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
 
 export class StagedImport {
   private readonly key = `${STAGING_PREFIX}${newId()}`;
+  /** Sessions whose entries are stored. */
   private readonly pending: Pending[] = [];
+  /** Sessions whose entries are stored or being written: what an abort deletes. */
+  private readonly staged: Pending[] = [];
+  /**
+   * The batch being written. The database works in its own thread, so the next batch is parsed
+   * meanwhile; never more than one in flight, so memory stays at about two batches.
+   */
+  private inFlight: Promise<void> | null = null;
   private buffer: { index: number; snap: SessionSnapshot; hashFollows: boolean }[] = [];
   private buffered = 0;
   private seen = 0;
@@ -87,7 +95,7 @@ export class StagedImport {
 
   /** Sessions to be stored so far: read, and asked for (`only`). */
   get accepted(): number {
-    return this.pending.length + this.buffer.length;
+    return this.staged.length + this.buffer.length;
   }
 
   /**
@@ -106,9 +114,17 @@ export class StagedImport {
     }
   }
 
-  /** Writes the waiting sessions' entries in one transaction; their rows wait for `commit`. */
+  /** Waits for the batch being written; its error, if any, is this call's. */
+  private async settle(): Promise<void> {
+    const writing = this.inFlight;
+    this.inFlight = null;
+    if (writing) await writing;
+  }
+
+  /** Starts writing the waiting sessions' entries in one transaction (after the previous batch); their rows wait for `commit`. */
   private async flush(): Promise<void> {
     throwIfAborted(this.opts.signal);
+    await this.settle();
     const batch = this.buffer;
     this.buffer = [];
     this.buffered = 0;
@@ -123,16 +139,21 @@ export class StagedImport {
       written.push({ index, id, entryCount: entries.length, meta });
       rows.push({ id, entries });
     }
-    await guarded(() =>
+    this.staged.push(...written);
+    const record: StagingRecord = { sessionIds: this.staged.map((p) => p.id), at: Date.now() };
+    const writing = guarded(() =>
       db.transaction('rw', db.entries, db.meta, db.settings, async (tx) => {
         const rev = await nextRev(tx as Tx);
-        for (const { id, entries } of rows) await db.entries.bulkAdd(entries.map((e) => unsynced(entryRow(e, id, rev))));
-        const record: StagingRecord = { sessionIds: [...this.pending, ...written].map((p) => p.id), at: Date.now() };
+        await db.entries.bulkAdd(rows.flatMap(({ id, entries }) => entries.map((e) => unsynced(entryRow(e, id, rev)))));
         await db.settings.put({ key: this.key, value: record });
       }),
-    );
-    this.pending.push(...written);
-    this.opts.onStored?.(this.pending.length);
+    ).then(() => {
+      this.pending.push(...written);
+      this.opts.onStored?.(this.pending.length);
+    });
+    // Seen by the next flush, commit or abort; until then a failure must not count as unhandled.
+    writing.catch(() => {});
+    this.inFlight = writing;
   }
 
   /**
@@ -143,6 +164,7 @@ export class StagedImport {
   async commit(): Promise<ImportOutcome> {
     if (this.finished) throw new Error('This import was already committed or aborted.');
     await this.flush();
+    await this.settle();
     throwIfAborted(this.opts.signal);
     const db = this.db;
     const outcome = await guarded(() =>
@@ -184,7 +206,9 @@ export class StagedImport {
     if (this.finished) return;
     this.finished = true;
     this.buffer = [];
-    await deleteStaged(this.db, this.key, this.pending.map((p) => p.id));
+    // A batch still being written is deleted too, once it has landed (or failed).
+    await this.settle().catch(() => {});
+    await deleteStaged(this.db, this.key, this.staged.map((p) => p.id));
   }
 }
 
