@@ -24,7 +24,8 @@ test.describe('importing every session file people already have', () => {
       await openApp(page);
       await page.getByLabel('Import file').setInputFiles(join(FIXTURES, c.file));
       await expect(page.getByText(c.message)).toBeVisible();
-      await expect(sessionList(page)).toHaveCount(c.sessions);
+      // The list is virtual (83 sessions are not all in the page): its count says how many there are.
+      await expect(page.getByText(`${c.sessions} session${c.sessions === 1 ? '' : 's'}`, { exact: true })).toBeVisible();
       await expect(userMessages(page).or(assistantMessages(page)).first()).toBeVisible();
       // The conversation opens at its end: the last reply is on screen.
       if (c.last) await expect(assistantMessages(page).last()).toContainText(c.last);

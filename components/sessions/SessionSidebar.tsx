@@ -91,9 +91,16 @@ export function SessionSidebar({ footer, onCloseDrawer }: { footer?: React.React
         <Search aria-hidden="true" className="icon" />
         <input type="search" className="search" placeholder="Search sessions" aria-label="Search sessions" value={query} onChange={(e) => setQuery(e.target.value)} />
       </div>
+      {sessions !== undefined && sessions.length > 0 && (
+        // The list is virtual (only the rows in view are in the page), so how many there are is said here.
+        <p id={`${baseId}-count`} className="session-count">
+          {sessions.length.toLocaleString('en-US')} {deferred ? (sessions.length === 1 ? 'match' : 'matches') : sessions.length === 1 ? 'session' : 'sessions'}
+        </p>
+      )}
       <nav
         ref={navRef}
         aria-label="Sessions"
+        aria-describedby={sessions?.length ? `${baseId}-count` : undefined}
         className="session-nav"
         onFocus={(e) => setFocusKey(e.target.closest<HTMLElement>('[data-session-id]')?.dataset.sessionId ?? null)}
         onBlur={(e) => {
@@ -123,6 +130,8 @@ export function SessionSidebar({ footer, onCloseDrawer }: { footer?: React.React
                       <SessionItem
                         key={row.id}
                         index={v.index}
+                        position={v.index - head}
+                        groupSize={groups[group]!.items.length}
                         offset={v.start}
                         measure={virtualizer.measureElement}
                         row={row}
@@ -177,6 +186,9 @@ function visibleGroups(rows: ListRow[], items: VirtualItem[]): { group: number; 
 
 interface SessionItemProps {
   index: number;
+  /** 1-based place in its group and the group's size: a virtual list has only some of its items in the page. */
+  position: number;
+  groupSize: number;
   offset: number;
   measure: (el: Element | null) => void;
   row: SessionRow;
@@ -187,7 +199,7 @@ interface SessionItemProps {
 }
 
 /** One session; memoised, and its handlers take the row, so a change elsewhere in the list does not render it again. */
-const SessionItem = memo(function SessionItem({ index, offset, measure, row, now, active, onSelect, onDelete }: SessionItemProps) {
+const SessionItem = memo(function SessionItem({ index, position, groupSize, offset, measure, row, now, active, onSelect, onDelete }: SessionItemProps) {
   const flows = useFlows();
   const [editing, setEditing] = useState(false);
   const [title, setTitle] = useState(row.title);
@@ -198,7 +210,7 @@ const SessionItem = memo(function SessionItem({ index, offset, measure, row, now
   }
 
   return (
-    <li ref={measure} data-index={index} data-session-id={row.id} className={`session-item${active ? ' active' : ''}`} style={{ transform: `translateY(${offset}px)` }}>
+    <li ref={measure} data-index={index} aria-posinset={position} aria-setsize={groupSize} data-session-id={row.id} className={`session-item${active ? ' active' : ''}`} style={{ transform: `translateY(${offset}px)` }}>
       {editing ? (
         <input
           className="rename-input input"
