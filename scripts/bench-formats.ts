@@ -345,66 +345,16 @@ async function runStoreChild(spec: ChildSpec): Promise<void> {
 async function runChild(spec: ChildSpec): Promise<void> {
   if (spec.mode === 'folder' || spec.mode === 'folder-store') return runFolderChild(spec);
   if (spec.mode === 'store') return runStoreChild(spec);
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error('the child needs --expose-gc');
   const api = createFormatsService();
   const bytes = statSync(spec.file).size;
-  let progressCalls = 0;
-  let onChunk: () => void = () => {};
-  const importOnce = async (): Promise<ImportResult> => {
-    if (spec.mode === 'stream') {
-      return api.importFile(
-        await openAsBlob(spec.file),
-        spec.fileName,
-        () => {
-          progressCalls++;
-          onChunk();
-        },
-        IMPORTED_AT,
-      );
-    }
-    return importText(readFileSync(spec.file, 'utf8'), { fileName: spec.fileName, importedAt: IMPORTED_AT });
-  };
+  const importOnce = async (tick: () => void = () => {}): Promise<ImportResult> =>
+    spec.mode === 'stream'
+      ? api.importFile(await openAsBlob(spec.file), spec.fileName, tick, IMPORTED_AT)
+      : importText(readFileSync(spec.file, 'utf8'), { fileName: spec.fileName, importedAt: IMPORTED_AT });
 
-  const shared = new SharedArrayBuffer(8);
-  const peakRssShared = new BigInt64Array(shared);
-  const sampler = new Worker(RSS_SAMPLER, { eval: true, workerData: shared, execArgv: [] });
-  await new Promise((r) => setTimeout(r, 50));
-
-  gc();
-  gc();
-  const base = process.memoryUsage();
-  Atomics.store(peakRssShared, 0, BigInt(base.rss));
-  let peakHeap = base.heapUsed;
-  let peakRss = base.rss;
-  let samples = 0;
-  const sample = () => {
-    const m = process.memoryUsage();
-    samples++;
-    if (m.heapUsed > peakHeap) peakHeap = m.heapUsed;
-    if (m.rss > peakRss) peakRss = m.rss;
-  };
-  onChunk = sample;
-  const timer = setInterval(sample, 5);
-  const profiler = new v8.GCProfiler();
-  profiler.start();
-
-  const t0 = now();
-  const result = await importOnce();
-  const coldMs = now() - t0;
-
-  sample();
-  const gcs = profiler.stop();
-  clearInterval(timer);
-  onChunk = () => {};
-  for (const g of gcs?.statistics ?? []) {
-    peakHeap = Math.max(peakHeap, g.beforeGC.heapStatistics.usedHeapSize, g.afterGC.heapStatistics.usedHeapSize);
-  }
-  peakRss = Math.max(peakRss, Number(Atomics.load(peakRssShared, 0)));
-  await sampler.terminate();
-  gc();
-  gc();
-  const retainedHeap = process.memoryUsage().heapUsed - base.heapUsed;
+  // The cold run is the measured one (memory, progress calls); the warm runs give times only.
+  const m = await measured(importOnce);
+  const result = m.value;
 
   const warmMs: number[] = [];
   for (let i = 0; i < spec.reps; i++) {
@@ -422,10 +372,10 @@ async function runChild(spec: ChildSpec): Promise<void> {
     entries: entryCount(result),
     warnings: result.warnings.length,
     digest: digest(result),
-    coldMs,
+    coldMs: m.coldMs,
     warmMs,
-    progressCalls,
-    memory: { baseHeapUsed: base.heapUsed, peakHeapUsed: peakHeap, baseRss: base.rss, peakRss, retainedHeap, samples, gcs: gcs?.statistics.length ?? 0 },
+    progressCalls: m.progressCalls,
+    memory: m.memory,
   };
   process.stdout.write(`@@RESULT ${JSON.stringify(out)}\n`);
 }
