@@ -10,6 +10,7 @@ import { ImageThumb } from '@/components/common/ImageViewer';
 import { formatBytes, formatCount } from '@/lib/format/numbers';
 import { messageText } from '@/lib/session/messages';
 import type { AssistantMessage, ChatMessage, ImagePart, SessionEntry, ToolResultMessage, UserContent } from '@/lib/session/types';
+import { StreamingNote } from './StreamingNote';
 
 export interface MessageActions {
   onEdit?: (entry: SessionEntry, text: string) => void;
@@ -238,16 +239,7 @@ export const MessageItem = memo(function MessageItem({
           </p>
         )}
         {assistant?.stopReason && STOP_NOTES[assistant.stopReason] && <p className="msg-note">{STOP_NOTES[assistant.stopReason]}</p>}
-        {streaming && (
-          <p className="streaming-note">
-            <span className="typing-dots" aria-hidden="true">
-              <span />
-              <span />
-              <span />
-            </span>
-            <span className="sr-only">Streaming…</span>
-          </p>
-        )}
+        {streaming && <StreamingNote />}
       </div>
 
       {!editing && !streaming && message.role !== 'toolResult' && (

@@ -14,6 +14,7 @@ import type { EntryId, SessionEntry } from '@/lib/session/types';
 import { MessageItem, type MessageActions } from './MessageItem';
 import { NoteRow } from './NoteRow';
 import type { Run } from '@/lib/flows/runs';
+import { StreamingNote } from './StreamingNote';
 
 type Row =
   | { key: string; kind: 'entry'; entry: SessionEntry; index: number }
@@ -143,14 +144,7 @@ export function MessageList({
                   <article className="msg assistant" aria-label="Assistant message" aria-busy="true">
                     <div className="msg-body">
                       {run?.text ? <StreamingMarkdown text={run.text} /> : <p className="muted">{run?.status ?? 'Waiting for the model…'}</p>}
-                      <p className="streaming-note">
-                        <span className="typing-dots" aria-hidden="true">
-                          <span />
-                          <span />
-                          <span />
-                        </span>
-                        <span className="sr-only">Streaming…</span>
-                      </p>
+                      <StreamingNote />
                     </div>
                   </article>
                 ) : row.entry.type === 'message' ? (
