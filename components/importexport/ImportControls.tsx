@@ -109,11 +109,12 @@ export function ImportControls() {
             Importing {active.fileName}: {progressText(active)}
           </span>
           {/* Bytes while the file is read, then sessions as they are stored: the bar follows the work that is left. */}
-          {active.total === null ? (
-            <progress className="progress" aria-label="Import progress" max={active.totalBytes || 1} value={active.bytesRead} />
-          ) : (
-            <progress className="progress" aria-label="Import progress" max={active.total || 1} value={active.stored} />
-          )}
+          <progress
+            className="progress"
+            aria-label="Import progress"
+            max={(active.total === null ? active.totalBytes : active.total) || 1}
+            value={active.total === null ? active.bytesRead : active.stored}
+          />
           <button type="button" className="link-btn" onClick={() => flows.imports.cancel()}>
             Cancel import
           </button>

@@ -69,10 +69,10 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
 
 export class StagedImport {
   private readonly key = `${STAGING_PREFIX}${newId()}`;
-  /** Sessions whose entries are stored. */
-  private readonly pending: Pending[] = [];
-  /** Sessions whose entries are stored or being written: what an abort deletes. */
+  /** Sessions whose entries are stored or being written: what an abort deletes, and (all written by then) what a commit lists. */
   private readonly staged: Pending[] = [];
+  /** How many of them are stored. */
+  private stored = 0;
   /**
    * The batch being written. The database works in its own thread, so the next batch is parsed
    * meanwhile; never more than one in flight, so memory stays at about two batches.
@@ -148,8 +148,8 @@ export class StagedImport {
         await db.settings.put({ key: this.key, value: record });
       }),
     ).then(() => {
-      this.pending.push(...written);
-      this.opts.onStored?.(this.pending.length);
+      this.stored += written.length;
+      this.opts.onStored?.(this.stored);
     });
     // Seen by the next flush, commit or abort; until then a failure must not count as unhandled.
     writing.catch(() => {});
@@ -172,7 +172,7 @@ export class StagedImport {
         const outcome: ImportOutcome = { imported: [], duplicates: [] };
         const rev = await nextRev(tx as Tx);
         const hlc = await nextLocalHlc(db);
-        const metas = this.pending.map((p) => ({ ...p, fields: prepareImport({ meta: p.meta as SessionMeta, entries: [] }, undefined).meta }));
+        const metas = this.staged.map((p) => ({ ...p, fields: prepareImport({ meta: p.meta as SessionMeta, entries: [] }, undefined).meta }));
         const seen = new Map<string, string>();
         if (!this.opts.allowDuplicates) {
           const hashes = [...new Set(metas.flatMap((p) => (p.fields.source?.hash ? [p.fields.source.hash] : [])))];
