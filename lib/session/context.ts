@@ -27,6 +27,13 @@ function isEmptyFailedReply(m: ChatMessage): boolean {
   return m.role === 'assistant' && m.content.length === 0 && (m.stopReason === 'error' || m.stopReason === 'aborted' || m.stopReason === 'interrupted');
 }
 
+/** The entry appended last (latest timestamp, later insertion on a tie). */
+function newestEntry(tree: SessionTree): SessionEntry | undefined {
+  let best: SessionEntry | undefined;
+  for (const e of tree.entries()) if (!best || e.timestamp >= best.timestamp) best = e;
+  return best;
+}
+
 /**
  * The messages the model sees at `leafId`: walk leaf → root, honour the latest
  * compaction still in effect (its summary, then the entries it kept, then
@@ -34,13 +41,24 @@ function isEmptyFailedReply(m: ChatMessage): boolean {
  *
  * Earlier compactions inside the kept range are skipped: the latest summary
  * already merged them (iterative update), so sending both would repeat them.
+ *
+ * A leaf id the tree does not hold (a stale pointer) falls back to the newest
+ * entry, as pi does, and is reported through `warn`: an empty context would
+ * silently send the model nothing but the next prompt.
  */
 export function buildSessionContext(
   source: SessionTree | Iterable<SessionEntry>,
   leafId: EntryId | null | undefined,
+  opts: { warn?: (message: string) => void } = {},
 ): SessionContext {
   const tree = source instanceof SessionTree ? source : new SessionTree(source);
-  const path = tree.pathTo(leafId);
+  let leaf = leafId;
+  if (leaf && !tree.has(leaf)) {
+    const newest = newestEntry(tree);
+    (opts.warn ?? console.warn)(`Session leaf ${leaf} is not in the session; using the newest entry (${newest?.id ?? 'none'}) instead.`);
+    leaf = newest?.id ?? null;
+  }
+  const path = tree.pathTo(leaf);
   const summaries = resolveSummaries(path);
 
   let model: string | undefined;
