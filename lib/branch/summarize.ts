@@ -57,6 +57,8 @@ export interface BranchSummaryResult {
   /** The old leaf. */
   fromId: EntryId;
   details: SummaryDetails;
+  /** Problems that did not stop the summary (a before-hook that threw and was skipped). */
+  warnings?: string[];
 }
 
 export interface BranchSummaryHooks {
@@ -91,6 +93,7 @@ export async function summarizeBranch(prep: BranchSummaryPreparation, engine: Su
       ...(prep.firstIncludedEntryId ? { firstSummarizedEntryId: prep.firstIncludedEntryId } : {}),
       summarizedEntryCount: prep.items.length,
     },
+    ...(produced.warnings ? { warnings: produced.warnings } : {}),
   };
   await notifyAfterHooks(hookList(opts.hooks), (h) => h.afterBranchSummary?.(result), opts.onHookError);
   return result;

@@ -40,6 +40,7 @@ export async function compact(prep: CompactionPreparation, engine: SummaryEngine
       summarizedEntryCount: prep.summarizedEntryCount,
     },
     leafId: prep.leafId,
+    ...(produced.warnings ? { warnings: produced.warnings } : {}),
   };
   await notifyAfterHooks(hookList(opts.hooks), (h) => h.afterCompact?.(result), opts.onHookError);
   return result;

@@ -1,7 +1,8 @@
 import type { SummarizerInfo, SummaryDetails, Usage } from '@/lib/session/types';
 import type { ExtractiveOptions } from './extractive';
 import { runSummaryPlan, type RunPlanOptions } from './run';
-import { throwIfAborted, type TextSummarizer } from './summarizer';
+import { errorMessage } from '@/lib/errors';
+import { isAbortError, throwIfAborted, type TextSummarizer } from './summarizer';
 import type { BeforeSummaryDecision, FileLists, MaybePromise, SummaryPlan } from './types';
 
 /**
@@ -21,7 +22,7 @@ export interface SummaryRunOptions<H> extends RunPlanOptions {
   hooks?: H | readonly H[];
   /** Clock for durationMs (tests). */
   now?: () => number;
-  /** An after-hook failed: reported here, never fails the summary (observers must not undo a finished summary). */
+  /** A hook failed: reported here, never fails the summary (a before-hook is skipped; observers must not undo a finished summary). */
   onHookError?: (error: unknown) => void;
 }
 
@@ -50,19 +51,31 @@ type HookDecision = { cancel: true } | { summary: string; details?: Partial<Summ
 /**
  * Asks the before-hooks in order. A cancel wins immediately; the first
  * supplied summary is used (later hooks still get to cancel), as with pi's
- * extension handlers.
+ * extension handlers. A hook that throws is skipped and reported (onError and
+ * a warning): a broken extension must not cost the user the summary they
+ * asked for. An abort is still an abort.
  */
 async function askBeforeHooks<H extends { name?: string }>(
   hooks: readonly H[],
   ask: (h: H, ctx: { signal?: AbortSignal }) => (() => MaybePromise<BeforeSummaryDecision>) | undefined,
   signal: AbortSignal | undefined,
+  warnings: string[],
+  onError: ((error: unknown) => void) | undefined,
 ): Promise<HookDecision> {
   throwIfAborted(signal);
   const ctx = signal ? { signal } : {};
   let supplied: HookDecision = null;
   for (const h of hooks) {
     const fn = ask(h, ctx);
-    const d = fn ? await fn() : undefined;
+    let d: BeforeSummaryDecision;
+    try {
+      d = fn ? await fn() : undefined;
+    } catch (e) {
+      if (isAbortError(e) || signal?.aborted) throw e;
+      onError?.(e);
+      warnings.push(`The summary hook "${h.name ?? 'unnamed'}" failed and was skipped: ${errorMessage(e)}`);
+      continue;
+    }
     if (!d) continue;
     if ('cancel' in d && d.cancel) return { cancel: true };
     if ('summary' in d && supplied === null) supplied = { summary: d.summary, ...(d.details ? { details: d.details } : {}), name: d.name ?? h.name ?? 'hook' };
@@ -78,6 +91,8 @@ export interface ProducedSummary {
   fileOps: FileLists;
   customInstructions?: string;
   durationMs: number;
+  /** Before-hooks that failed and were skipped, for the user. */
+  warnings?: string[];
 }
 
 /**
@@ -98,7 +113,8 @@ export async function produceSummary<H extends { name?: string }>(args: {
   const { engine, fileOps, opts } = args;
   const now = opts.now ?? Date.now;
   const started = now();
-  const decision = await askBeforeHooks(hookList(opts.hooks), args.ask, opts.signal);
+  const warnings: string[] = [];
+  const decision = await askBeforeHooks(hookList(opts.hooks), args.ask, opts.signal, warnings, opts.onHookError);
   if (decision && 'cancel' in decision) return null;
 
   let produced: Omit<ProducedSummary, 'durationMs'>;
@@ -122,7 +138,7 @@ export async function produceSummary<H extends { name?: string }>(args: {
     produced = { summary: args.extractive(engine.options), summarizer: { kind: 'extractive' }, fileOps };
   }
   throwIfAborted(opts.signal);
-  return { ...produced, durationMs: Math.max(0, now() - started) };
+  return { ...produced, durationMs: Math.max(0, now() - started), ...(warnings.length ? { warnings } : {}) };
 }
 
 /** The details both kinds of summary record about how they were made. */

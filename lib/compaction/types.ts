@@ -129,6 +129,8 @@ export interface CompactionResult {
   details: SummaryDetails;
   /** Leaf the preparation was made at; append only if it is still the leaf. */
   leafId: EntryId;
+  /** Problems the user should hear about that did not stop the summary (a before-hook that threw and was skipped). */
+  warnings?: string[];
 }
 
 export type MaybePromise<T> = T | Promise<T>;
