@@ -8,16 +8,11 @@ import { useModalDialog } from '@/components/common/useModalDialog';
 import { Markdown } from '@/components/common/Markdown';
 import { formatCount } from '@/lib/format/numbers';
 import { useRun } from '@/components/state/hooks';
+import { compactionLimit } from '@/lib/compaction/policy';
 import type { CompactionPreview } from '@/lib/compaction/prepare';
+import { noCompactionMessage } from '@/lib/compaction/reasons';
 import { errorMessage } from '@/lib/errors';
 import type { SessionFlows } from '@/lib/flows/app';
-
-const NO_REASON: Record<string, string> = {
-  empty: 'This session has no messages yet.',
-  'already-compacted': 'The latest entry is already a compaction: there is nothing new to summarise.',
-  'below-keep-recent': 'Everything since the last compaction fits in the recent context kept verbatim.',
-  'nothing-to-summarize': 'There is no complete message before the kept recent context to summarise.',
-};
 
 /**
  * Manual compaction: shows what will be summarised and what kept (with token
@@ -56,7 +51,7 @@ export function CompactDialog({ session, onClose }: { session: SessionFlows; onC
     }
   }
 
-  const summarizer = session.env().summarizer;
+  const { summarizer, chatModel } = session.env();
   const summarizerLabel = summarizer ? summarizer.id : 'built-in extractive summarizer (no model connected)';
   const close = () => {
     if (running) run.abort.abort();
@@ -78,7 +73,7 @@ export function CompactDialog({ session, onClose }: { session: SessionFlows; onC
         <p className="muted small">Older messages become a structured summary; the recent ones stay word for word. Nothing is deleted: the originals stay in the session, and the summary can be undone.</p>
         {previewError && <p role="alert">Could not compute the preview: {previewError}</p>}
         {!preview && !previewError && <p className="muted">Working out what would be summarised…</p>}
-        {preview && !preview.ok && <p role="status">{NO_REASON[preview.reason] ?? preview.reason}</p>}
+        {preview && !preview.ok && <p role="status">{noCompactionMessage({ ...preview, ...(chatModel ? { limit: compactionLimit(chatModel.contextWindow, session.env().settings) } : {}) })}</p>}
         {preview?.ok && (
           <dl className="preview" aria-label="Compaction preview">
             <dt>Context now</dt>

@@ -1,10 +1,15 @@
 import type { CompactionEntry } from '@/lib/session/types';
 import { extractiveSummary } from './extractive';
-import { summaryOutputBudget } from './prepare';
 import { notifyAfterHooks, hookList, produceSummary, producedDetails, type SummaryEngine, type SummaryRunOptions } from './produce';
 import type { CompactionHooks, CompactionPreparation, CompactionResult } from './types';
 
 export type CompactOptions = SummaryRunOptions<CompactionHooks>;
+
+/** The extractive summary is one text: it gets the whole model budget, previous summary included. */
+function extractiveBudgetTokens(prep: CompactionPreparation): number {
+  const b = prep.summaryBudget;
+  return b.carried + b.history + b.turnPrefix;
+}
 
 /**
  * Produces a compaction summary. Resolves with the result to append, or null
@@ -20,8 +25,8 @@ export async function compact(prep: CompactionPreparation, engine: SummaryEngine
     extractive: (options) =>
       extractiveSummary(
         { kind: 'compaction', items: prep.messagesToSummarize, turnPrefix: prep.turnPrefixMessages, previousSummary: prep.previousSummary, fileOps: prep.fileOps },
-        // Same size bound as a model summary (its output budget), at a conservative 3 characters per token.
-        { maxChars: Math.min(24_000, summaryOutputBudget(prep.settings) * 3), ...options },
+        // Same size bound as a model summary (its share of the compaction's budget), at a conservative 3 characters per token.
+        { maxChars: Math.min(24_000, extractiveBudgetTokens(prep) * 3), ...options },
       ),
     ask: (h, ctx) => (h.beforeCompact ? () => h.beforeCompact!(prep, ctx) : undefined),
     opts,

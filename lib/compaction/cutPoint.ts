@@ -64,6 +64,20 @@ export interface CutSearch {
    * the keep-recent line overshoots it.
    */
   maxKeptTokens?: number;
+  /**
+   * The context is over the compaction limit: a cut must leave at most
+   * `maxKeptTokens`, keeping less than keep-recent if it has to (down to the
+   * newest turn) and summarising a large entry at the region start itself.
+   * When no cut can, the reason says so ('recent-too-large') instead of
+   * "nothing to do".
+   */
+  mustFit?: boolean;
+  /**
+   * With mustFit, when no cut leaves at most maxKeptTokens: the most the kept
+   * tail may hold with the smallest useful summary under the limit (the
+   * summary then gets a smaller budget).
+   */
+  lastResortKeptTokens?: number;
   force: boolean;
 }
 
@@ -153,18 +167,25 @@ export function findCutPoint(s: CutSearch): CutPoint | { reason: NoCompactionRea
   if (!res.found && res.unanswered.size > 0) res = searchCut(s, res.unanswered);
   const { path, boundaryStart, inContext } = s;
   const keep = Math.max(0, s.keepRecentTokens);
-  if (!res.found) {
-    if (!s.force) return { reason: res.c >= boundaryStart && res.kept >= keep ? 'nothing-to-summarize' : 'below-keep-recent' };
-    return forcedCut(s, res.unanswered);
-  }
+  const maxKept = s.maxKeptTokens ?? Infinity;
   let c = res.c;
   let kept = res.kept;
-  const maxKept = s.maxKeptTokens ?? Infinity;
-  if (kept > maxKept) {
+  if (!res.found) {
+    // Over the limit, "keep-recent cannot be kept" is no reason to do nothing: the walk back hit
+    // the region start (a large entry there), so keep the most that fits and summarise the rest.
+    const fit = s.mustFit && maxKept < Infinity ? (fitFromRegionStart(s, maxKept, res.unanswered) ?? lastResort(s, (m) => fitFromRegionStart(s, m, res.unanswered))) : null;
+    if (fit) ({ c, kept } = fit);
+    else if (s.force) return forcedCut(s, res.unanswered);
+    else if (s.mustFit) return { reason: 'recent-too-large' };
+    else return { reason: res.c >= boundaryStart && res.kept >= keep ? 'nothing-to-summarize' : 'below-keep-recent' };
+  } else if (kept > maxKept) {
     // Stepping back to a valid cut overshot what the window allows (a huge entry sits at the
     // budget line): fitting the window wins over keep-recent, so take the latest valid cut after it.
-    const fit = fitForward(s, c, maxKept, res.unanswered);
+    const from = { c, kept };
+    // Last resort over the limit: this cut itself when it leaves room for a smaller summary, else a later one.
+    const fit = fitForward(s, from.c, maxKept, res.unanswered) ?? (s.mustFit ? lastResort(s, (m) => (from.kept <= m ? from : fitForward(s, from.c, m, res.unanswered))) : null);
     if (fit) ({ c, kept } = fit);
+    else if (s.mustFit && !s.force) return { reason: 'recent-too-large' };
   }
   const cutEntry = path[c] as { message: ChatMessage };
   const turnStart = cutEntry.message.role === 'user' ? null : findTurnStart(path, c, boundaryStart);
@@ -212,6 +233,18 @@ function fitForward(s: CutSearch, from: number, maxKept: number, ignore: Readonl
     if (kept <= maxKept && isValidCutPoint(path[j]) && !blocked[j - from]) return { c: j, kept };
   }
   return null;
+}
+
+function lastResort(s: CutSearch, fit: (maxKept: number) => { c: number; kept: number } | null): { c: number; kept: number } | null {
+  const m = s.lastResortKeptTokens;
+  return m !== undefined && m > (s.maxKeptTokens ?? Infinity) ? fit(m) : null;
+}
+
+/** The largest kept tail of at most `maxKept` whose cut leaves a message before it to summarise. */
+function fitFromRegionStart(s: CutSearch, maxKept: number, ignore: ReadonlySet<string>): { c: number; kept: number } | null {
+  let from = s.boundaryStart;
+  while (from < s.path.length && !hasMessageIn(s.path, from, from + 1)) from++;
+  return from < s.path.length ? fitForward(s, from, maxKept, ignore) : null;
 }
 
 /** A cut at `at` keeps every tool result with its call (checked by scanning the tail). */

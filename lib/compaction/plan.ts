@@ -44,8 +44,10 @@ export function planSummary(prep: CompactionPreparation, opts: PlanOptions): Sum
   const previous = prep.previousSummary !== null ? stripFileFooter(prep.previousSummary) : null;
   const common = { window: opts.window, maxOutputTokens, safetyMarginTokens, countText: opts.countText, serialize, system: SUMMARIZER_SYSTEM };
 
+  // The preparation split one budget between the two summaries (estimatedTokensAfter relies on it); the summarizer may allow less.
   const history = planSequence({
     ...common,
+    maxOutputTokens: Math.max(1, Math.min(maxOutputTokens, prep.summaryBudget.history)),
     items: prep.messagesToSummarize,
     previousSummary: previous,
     freshInstructions: initialInstructions(opts.customInstructions),
@@ -55,6 +57,7 @@ export function planSummary(prep: CompactionPreparation, opts: PlanOptions): Sum
   const turnPrefix = prep.isSplitTurn
     ? planSequence({
         ...common,
+        maxOutputTokens: Math.max(1, Math.min(maxOutputTokens, prep.summaryBudget.turnPrefix)),
         items: prep.turnPrefixMessages,
         previousSummary: null,
         freshInstructions: turnPrefixInstructions(opts.customInstructions),

@@ -3,6 +3,8 @@ import type { CompactionEntry, CompactionSettings, EntryId, SessionEntry } from 
 import type { PathTokens } from '@/lib/tokens/pathTokens';
 import { countsInKeptContext, findCutPoint, isEmptyFailedReply, type CutPoint } from './cutPoint';
 import { addDetails, addItems, createFileOps, toFileLists } from './fileOps';
+import { compactionLimit } from './policy';
+import { MIN_SUMMARY_TOKENS, summaryBudget } from './summaryBudget';
 import type { CompactionPreparation, NoCompactionReason, SummaryItem } from './types';
 
 export interface PrepareOptions {
@@ -18,6 +20,11 @@ export interface PrepareOptions {
    * is meaningless for an 8k local model).
    */
   window?: number;
+  /**
+   * The chat model's tokenizer, for the fixed text around a summary (framing,
+   * file lists) in the bound of the context after; rough counts without it.
+   */
+  countText?: (text: string) => number;
 }
 
 /** The summary's output budget, as pi sizes it: 80 % of the reserve. Also used as the size bound of a summary. */
@@ -30,11 +37,32 @@ export function smallPrefixTokens(keepRecentTokens: number): number {
   return Math.floor(keepRecentTokens * 0.1);
 }
 
-/** What the kept tail may hold so that tail + summary still fit under window − reserve; undefined without a window. */
+/**
+ * What the kept tail may hold so that tail + summary still fit under the
+ * compaction limit (window − reserve, or the fill ratio when lower);
+ * undefined without a window.
+ */
 export function keptRoom(settings: CompactionSettings, window: number | undefined): number | undefined {
   if (window === undefined || !(window > 0)) return undefined;
   // Tiny windows with a large reserve: never less than a tenth of the window.
-  return Math.max(Math.floor(window / 10), window - settings.reserveTokens - summaryOutputBudget(settings));
+  return Math.max(Math.floor(window / 10), compactionLimit(window, settings) - summaryOutputBudget(settings));
+}
+
+/** The inputs of the cut rule that depend on settings and the window, shared by prepare and the worker's cut lookup. */
+export function cutRule(settings: CompactionSettings, opts: PrepareOptions, contextTokens: number) {
+  const keepRecentTokens = effectiveKeepRecent(settings, opts);
+  const maxKeptTokens = keptRoom(settings, opts.window);
+  return {
+    keepRecentTokens,
+    smallPrefixTokens: smallPrefixTokens(keepRecentTokens),
+    ...(maxKeptTokens !== undefined ? { maxKeptTokens, lastResortKeptTokens: compactionLimit(opts.window!, settings) - MIN_SUMMARY_TOKENS } : {}),
+    // Over the limit that triggers auto-compaction, doing nothing is not an option (see CutSearch.mustFit).
+    mustFit: overLimit(settings, opts, contextTokens),
+  };
+}
+
+function overLimit(settings: CompactionSettings, opts: PrepareOptions, contextTokens: number): boolean {
+  return opts.window !== undefined && opts.window > 0 && contextTokens > compactionLimit(opts.window, settings);
 }
 
 export function effectiveKeepRecent(settings: CompactionSettings, opts: PrepareOptions): number {
@@ -109,7 +137,7 @@ function sumCounts(tokens: PathTokens, path: readonly SessionEntry[], from: numb
 }
 
 export type CutDecision =
-  | { ok: true; cut: CutPoint; state: PathState; keepRecentTokens: number }
+  | { ok: true; cut: CutPoint; state: PathState; keepRecentTokens: number; mustFit: boolean }
   | { ok: false; reason: NoCompactionReason; keepRecentTokens: number };
 
 function decideCut(
@@ -136,18 +164,36 @@ function decideCut(
     if (!tailIsNew) return { ok: false, reason: 'already-compacted', keepRecentTokens };
   }
 
+  const rule = cutRule(settings, opts, opts.contextTokens ?? contextTokensFromState(path, tokens, st));
   const res = findCutPoint({
     path,
     tokens,
     boundaryStart: st.boundaryStart,
-    keepRecentTokens,
+    ...rule,
     inContext: (i) => countsInKeptContext(path[i]!, st.summaries),
-    smallPrefixTokens: smallPrefixTokens(keepRecentTokens),
-    ...(keptRoom(settings, opts.window) !== undefined ? { maxKeptTokens: keptRoom(settings, opts.window)! } : {}),
     force: opts.force ?? false,
   });
   if ('reason' in res) return { ok: false, reason: res.reason, keepRecentTokens };
-  return { ok: true, cut: res, state: st, keepRecentTokens };
+  return { ok: true, cut: res, state: st, keepRecentTokens, mustFit: rule.mustFit };
+}
+
+export type PrepareOutcome = { ok: true; prep: CompactionPreparation; forced: boolean } | { ok: false; reason: NoCompactionReason; tokensBefore: number; keepRecentTokens: number };
+
+/**
+ * prepareCompaction with the reason when there is nothing to do, for callers
+ * that must tell the user why (auto-compaction over the limit, the preview).
+ * Over the compaction limit the preparation always brings the context under
+ * it (estimatedTokensAfter ≤ limit), or the reason is 'recent-too-large'.
+ */
+export function tryPrepareCompaction(path: readonly SessionEntry[], tokens: PathTokens, settings: CompactionSettings, opts: PrepareOptions = {}): PrepareOutcome {
+  const d = decideCut(path, tokens, settings, opts);
+  const before = () => opts.contextTokens ?? (path.length ? contextTokensOf(path, tokens) : 0);
+  if (!d.ok) return { ok: false, reason: d.reason, tokensBefore: before(), keepRecentTokens: d.keepRecentTokens };
+  const prep = buildPreparation(path, tokens, settings, opts, d.cut, d.state, d.keepRecentTokens);
+  if (d.mustFit && !opts.force && prep.estimatedTokensAfter > compactionLimit(opts.window!, settings)) {
+    return { ok: false, reason: 'recent-too-large', tokensBefore: prep.tokensBefore, keepRecentTokens: d.keepRecentTokens };
+  }
+  return { ok: true, prep, forced: d.cut.forced };
 }
 
 /**
@@ -164,9 +210,8 @@ export function prepareCompaction(
   settings: CompactionSettings,
   opts: PrepareOptions = {},
 ): CompactionPreparation | null {
-  const d = decideCut(path, tokens, settings, opts);
-  if (!d.ok) return null;
-  return buildPreparation(path, tokens, settings, opts, d.cut, d.state, d.keepRecentTokens);
+  const o = tryPrepareCompaction(path, tokens, settings, opts);
+  return o.ok ? o.prep : null;
 }
 
 function buildPreparation(
@@ -206,7 +251,17 @@ function buildPreparation(
   const tokensSummarized = sumCounts(tokens, path, from, historyEnd, st.summaries);
   const tokensTurnPrefix = isSplitTurn ? sumCounts(tokens, path, historyEnd, cut.firstKeptIndex, st.summaries) : 0;
   const tokensBefore = opts.contextTokens ?? contextTokensFromState(path, tokens, st);
-  const summaryTokens = Math.min(summaryOutputBudget(settings), previousSummaryTokens + tokensSummarized + tokensTurnPrefix);
+  const fileOps = toFileLists(ops);
+  const budget = summaryBudget({
+    outputBudget: summaryOutputBudget(settings),
+    ...(opts.window !== undefined && opts.window > 0 ? { room: compactionLimit(opts.window, settings) - cut.keptTokens } : {}),
+    previousSummaryTokens,
+    historyTokens: messagesToSummarize.length ? tokensSummarized : 0,
+    turnPrefixTokens: tokensTurnPrefix,
+    isSplitTurn,
+    fileOps,
+    ...(opts.countText ? { countText: opts.countText } : {}),
+  });
   const all = [...messagesToSummarize, ...turnPrefixMessages];
 
   return {
@@ -223,10 +278,11 @@ function buildPreparation(
     tokensSummarized,
     tokensTurnPrefix,
     previousSummaryTokens,
-    estimatedTokensAfter: cut.keptTokens + summaryTokens,
+    estimatedTokensAfter: cut.keptTokens + budget.total,
+    summaryBudget: budget,
     previousSummary,
     previousCompactionId,
-    fileOps: toFileLists(ops),
+    fileOps,
     firstSummarizedEntryId: all[0]?.entryId ?? null,
     summarizedEntryCount: all.length,
     keepRecentTokens,
@@ -332,24 +388,22 @@ export function previewCompaction(
   settings: CompactionSettings,
   opts: PrepareOptions = {},
 ): CompactionPreview {
-  const d = decideCut(path, tokens, settings, opts);
-  if (!d.ok) {
-    return { ok: false, reason: d.reason, tokensBefore: opts.contextTokens ?? (path.length ? contextTokensOf(path, tokens) : 0), keepRecentTokens: d.keepRecentTokens };
-  }
-  const prep = buildPreparation(path, tokens, settings, opts, d.cut, d.state, d.keepRecentTokens);
-  const st = d.state;
+  const o = tryPrepareCompaction(path, tokens, settings, opts);
+  if (!o.ok) return o;
+  const { prep } = o;
+  const summaries = resolveSummaries(path);
   const historyEnd = prep.isSplitTurn ? prep.turnStartIndex! : prep.firstKeptIndex;
   return {
     ok: true,
     tokensBefore: prep.tokensBefore,
     keepRecentTokens: prep.keepRecentTokens,
     previousSummary: prep.previousCompactionId ? { entryId: prep.previousCompactionId, tokens: prep.previousSummaryTokens } : null,
-    summarize: figures(path, tokens, prep.summarizeFromIndex, historyEnd, st.summaries, prep.messagesToSummarize),
-    turnPrefix: prep.isSplitTurn ? figures(path, tokens, historyEnd, prep.firstKeptIndex, st.summaries, prep.turnPrefixMessages) : null,
-    keep: figures(path, tokens, prep.firstKeptIndex, path.length, st.summaries, null),
+    summarize: figures(path, tokens, prep.summarizeFromIndex, historyEnd, summaries, prep.messagesToSummarize),
+    turnPrefix: prep.isSplitTurn ? figures(path, tokens, historyEnd, prep.firstKeptIndex, summaries, prep.turnPrefixMessages) : null,
+    keep: figures(path, tokens, prep.firstKeptIndex, path.length, summaries, null),
     estimatedTokensAfter: prep.estimatedTokensAfter,
     readFiles: prep.fileOps.readFiles.length,
     modifiedFiles: prep.fileOps.modifiedFiles.length,
-    forced: d.cut.forced,
+    forced: o.forced,
   };
 }

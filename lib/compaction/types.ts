@@ -1,4 +1,5 @@
 import type { ChatMessage, CompactionSettings, EntryId, SummaryDetails } from '@/lib/session/types';
+import type { SummaryBudget } from './summaryBudget';
 
 /**
  * One unit of conversation handed to a summarizer. Plain data only: a
@@ -26,7 +27,12 @@ export type NoCompactionReason =
   /** Everything since the last compaction fits inside keep-recent; nothing would be summarised. */
   | 'below-keep-recent'
   /** No user/assistant message lies between the previous kept start and any valid cut. */
-  | 'nothing-to-summarize';
+  | 'nothing-to-summarize'
+  /**
+   * The context is over the compaction limit and no cut can bring it under:
+   * the newest turn alone leaves no room for a summary (a very long message).
+   */
+  | 'recent-too-large';
 
 export interface CompactionPreparation {
   /** Leaf the preparation was computed at; the caller must not append if the leaf has moved since. */
@@ -58,8 +64,10 @@ export interface CompactionPreparation {
   tokensTurnPrefix: number;
   /** Tokens of the previous summary that this one replaces (0 without one). */
   previousSummaryTokens: number;
-  /** Upper bound of the context after compaction: kept tokens plus the summary's output budget. */
+  /** Upper bound of the context after compaction: kept tokens plus the bound of the summary entry (summaryBudget.total). */
   estimatedTokensAfter: number;
+  /** The one output budget of this compaction, split between the history and a split turn's prefix. */
+  summaryBudget: SummaryBudget;
   /** Effective text of the compaction in effect (after revisions; undone ones skipped), file footer included. */
   previousSummary: string | null;
   previousCompactionId: EntryId | null;

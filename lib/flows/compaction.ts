@@ -1,6 +1,7 @@
 import { compact, compactionEntryFrom } from '@/lib/compaction/compact';
 import { compactionLimit, compactionVerdict, emergencyKeepRecent, shouldCompact, wouldOverflow, type CompactionVerdict } from '@/lib/compaction/policy';
 import type { CompactionPreview } from '@/lib/compaction/prepare';
+import { noCompactionMessage } from '@/lib/compaction/reasons';
 import { FALLBACK_CONTEXT_WINDOW } from '@/lib/providers/catalog';
 import { usageOverflow } from '@/lib/providers/overflow';
 import { formatCount } from '@/lib/format/numbers';
@@ -49,17 +50,24 @@ export function compactSession(s: SessionHandle, req: CompactRequest): Promise<E
       const env = s.env();
       const plan = summaryPlanOptions(env, req.instructions);
       const target = syncTarget(s, leafId);
-      // Prepared on exactly that path, so the entry is appended under `leafId` even if the view moved on.
-      const prepared = await s.sync.pinned(target.path, target.opts, () =>
-        ports.tokens.prepareCompaction(s.sessionId, env.settings, {
-          ...(req.keepRecentTokens !== undefined ? { keepRecentTokens: req.keepRecentTokens } : {}),
-          ...(req.force ? { force: true } : {}),
-          ...(env.chatModel ? { window: env.chatModel.contextWindow } : {}),
-          ...(plan ? { plan } : {}),
-        }),
-      );
-      if (!prepared) {
-        if (req.reason === 'manual') ports.notify.info('Nothing to compact yet: everything fits in the recent context that is kept verbatim.');
+      // The entry is appended under `leafId` even if the view moved on.
+      const opts = {
+        ...(req.keepRecentTokens !== undefined ? { keepRecentTokens: req.keepRecentTokens } : {}),
+        ...(req.force ? { force: true } : {}),
+        ...(env.chatModel ? { window: env.chatModel.contextWindow } : {}),
+      };
+      // Prepared on exactly that path; when there is nothing to do, the preview of the same path says why.
+      const prepared = await s.sync.pinned(target.path, target.opts, async () => {
+        const p = await ports.tokens.prepareCompaction(s.sessionId, env.settings, { ...opts, ...(plan ? { plan } : {}) });
+        return p ?? { why: await ports.tokens.previewCompaction(s.sessionId, env.settings, opts) };
+      });
+      if ('why' in prepared) {
+        if (prepared.why.ok) return null;
+        const limit = autoCompactLimit(env);
+        const message = noCompactionMessage({ ...prepared.why, ...(limit !== undefined ? { limit } : {}) });
+        // A compaction that was due and cannot help must say so: silence would leave the user over the limit, unaware.
+        if (req.reason === 'manual') ports.notify.info(message);
+        else if (prepared.why.reason === 'recent-too-large' || (limit !== undefined && prepared.why.tokensBefore > limit)) ports.notify.warning(message);
         return null;
       }
       const { prep } = prepared;

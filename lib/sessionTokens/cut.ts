@@ -1,5 +1,5 @@
 import { countsInKeptContext, findCutPoint } from '@/lib/compaction/cutPoint';
-import { effectiveKeepRecent, keptRoom, smallPrefixTokens, type PrepareOptions } from '@/lib/compaction/prepare';
+import { cutRule, type PrepareOptions } from '@/lib/compaction/prepare';
 import type { NoCompactionReason } from '@/lib/compaction/types';
 import type { CompactionSettings, EntryId } from '@/lib/session/types';
 import type { PathTokenIndex } from '@/lib/tokens/pathIndex';
@@ -37,16 +37,13 @@ export function compactionCut(index: PathTokenIndex, settings: CompactionSetting
   const path = index.entries();
   const startIndex = index.compactionState().keptFromIndex;
   const summaries = index.summaryStates();
-  const keepRecentTokens = effectiveKeepRecent(settings, opts);
-  const maxKeptTokens = keptRoom(settings, opts.window);
   const res = findCutPoint({
     path,
     tokens: index.pathTokens(),
     boundaryStart: startIndex,
-    keepRecentTokens,
+    // The meter's figure decides "over the limit", as it does for auto-compaction.
+    ...cutRule(settings, opts, index.figure(opts.window).tokens),
     inContext: (i) => countsInKeptContext(path[i]!, summaries),
-    smallPrefixTokens: smallPrefixTokens(keepRecentTokens),
-    ...(maxKeptTokens !== undefined ? { maxKeptTokens } : {}),
     force: opts.force ?? false,
   });
   if ('reason' in res) return { index: -1, entryId: null, turnStartIndex: null, keptTokens: 0, startIndex, reason: res.reason };

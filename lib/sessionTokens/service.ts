@@ -177,7 +177,14 @@ export function createTokensService() {
 
   /** The hybrid context figure is better than the path counts alone: preparation uses it when the caller gave none. */
   function withFigure(s: SessionState, opts: PrepareOptions): PrepareOptions {
-    return { ...opts, contextTokens: opts.contextTokens ?? s.index.figure(s.opts.contextWindow).tokens, window: opts.window ?? s.opts.contextWindow };
+    const factor = s.index.calibration.factor;
+    return {
+      ...opts,
+      contextTokens: opts.contextTokens ?? s.index.figure(s.opts.contextWindow).tokens,
+      window: opts.window ?? s.opts.contextWindow,
+      // The summary's framing and file lists, counted like the path (for the bound of the context after).
+      countText: (t) => Math.ceil(countText(t, s.info.encoding) * factor),
+    };
   }
 
   /**

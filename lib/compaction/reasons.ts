@@ -1,0 +1,33 @@
+import { formatCount } from '@/lib/format/numbers';
+import type { NoCompactionReason } from './types';
+
+/** What is known when a compaction has nothing it can do (a preview that is not ok). */
+export interface NoCompactionFacts {
+  reason: NoCompactionReason;
+  tokensBefore: number;
+  keepRecentTokens: number;
+  /** The compaction limit of the chat model's window, when one is known. */
+  limit?: number;
+}
+
+/**
+ * Why a compaction did nothing, in words a user can act on: the Compact
+ * dialog shows it, and a compaction that was due (over the limit) announces
+ * it instead of silently leaving the context as it is.
+ */
+export function noCompactionMessage(f: NoCompactionFacts): string {
+  switch (f.reason) {
+    case 'empty':
+      return 'Nothing to compact: this session has no messages yet.';
+    case 'already-compacted':
+      return 'Nothing new to compact: the latest entry is already a compaction. Send a message first, or undo that compaction in the Timeline to compact again differently.';
+    case 'below-keep-recent':
+      return `Nothing to compact yet: everything since the last compaction fits in the ${formatCount(f.keepRecentTokens)} tokens kept word for word. Lower "Keep recent tokens" in Settings to summarise more.`;
+    case 'nothing-to-summarize':
+      return 'Nothing to compact: there is no complete message before the recent part that is kept word for word. Lower "Keep recent tokens" in Settings to summarise more.';
+    case 'recent-too-large': {
+      const over = f.limit !== undefined ? `The context (${formatCount(f.tokensBefore)} tokens) is over the compaction limit (${formatCount(f.limit)}), and` : 'The context is over the compaction limit, and';
+      return `${over} compacting cannot bring it under: the newest messages since the last compaction are too large to keep next to a summary (usually one very long message or tool result). Shorten or split that message, continue in a new session from an earlier message, or switch to a model with a larger context window.`;
+    }
+  }
+}
