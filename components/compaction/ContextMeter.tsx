@@ -1,26 +1,19 @@
 'use client';
 
 import './compaction.css';
-import { formatCount, formatCountShort } from '@/lib/format/numbers';
+import { meterReading } from '@/lib/tokens/contextFigures';
 import type { ContextFigure } from '@/lib/tokens/pathIndex';
 
 /**
  * Tokens in context against the model's window. "≈" while the count is an
  * estimate for a model without a public tokenizer that is not yet calibrated
- * from the provider's reported usage.
+ * from the provider's reported usage. Its words (and whether the figure was
+ * reported or counted) come from lib/tokens/contextFigures, as the Timeline's do.
  */
 export function ContextMeter({ figure, window, limit }: { figure: ContextFigure | null; window: number | undefined; limit?: number }) {
-  const tokens = figure ? Math.round(figure.tokens) : 0;
+  const reading = meterReading(figure, window, limit);
   const max = window ?? 0;
-  const pct = max > 0 ? Math.min(100, (tokens / max) * 100) : 0;
-  const approx = figure?.approximate ? '≈ ' : '';
-  const text = figure
-    ? max > 0
-      ? `${approx}${formatCount(tokens)} of ${formatCount(max)} tokens (${pct.toFixed(0)}%)`
-      : `${approx}${formatCount(tokens)} tokens`
-    : 'counting…';
-  const level = limit && tokens > limit ? 'full' : pct > 70 ? 'warn' : '';
-  const how = figure?.source === 'usage+estimate' ? 'last reported usage plus counts of what came after' : 'counted';
+  const level = reading && limit && reading.tokens > limit ? 'full' : reading && reading.percent > 70 ? 'warn' : '';
   return (
     <div
       className="meter"
@@ -28,18 +21,16 @@ export function ContextMeter({ figure, window, limit }: { figure: ContextFigure 
       aria-label="Context"
       aria-valuemin={0}
       aria-valuemax={max || undefined}
-      aria-valuenow={figure ? tokens : undefined}
-      aria-valuetext={text}
-      title={`${text}; ${how}${limit ? `; auto-compaction above ${formatCount(limit)}` : ''}`}
+      aria-valuenow={reading ? reading.tokens : undefined}
+      aria-valuetext={reading ? reading.text : 'counting…'}
+      title={reading ? reading.title : 'counting…'}
     >
       {max > 0 && (
         <span className="meter-bar" aria-hidden="true">
-          <span className={`meter-fill ${level}`} style={{ width: `${pct}%`, display: 'block' }} />
+          <span className={`meter-fill ${level}`} style={{ width: `${reading?.percent ?? 0}%`, display: 'block' }} />
         </span>
       )}
-      <span aria-hidden="true">
-        {figure ? `${approx}${formatCountShort(tokens)}${max > 0 ? ` / ${formatCountShort(max)}` : ''}` : '…'}
-      </span>
+      <span aria-hidden="true">{reading ? reading.short : '…'}</span>
     </div>
   );
 }

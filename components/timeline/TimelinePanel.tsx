@@ -11,6 +11,7 @@ import type { SessionTree } from '@/lib/session/tree';
 import type { EntryId } from '@/lib/session/types';
 import { buildTimeline, type TurnInfo } from '@/lib/timeline/build';
 import type { ContextBreakdown } from '@/lib/tokens/breakdown';
+import { meterVsBreakdown } from '@/lib/tokens/contextFigures';
 import { SummaryCard } from './SummaryCard';
 
 const SEGMENTS: { key: keyof Pick<ContextBreakdown, 'system' | 'summaries' | 'messages' | 'toolResults' | 'attachments' | 'free'>; label: string }[] = [
@@ -42,6 +43,7 @@ function Breakdown({ session, version, leafId, model }: { session: SessionFlows;
   }, [session, version, leafId, model]);
   if (!b) return <p className="muted small">Counting…</p>;
   const whole = b.window ?? b.total;
+  const vsMeter = meterVsBreakdown(b);
   return (
     <section className="breakdown" aria-label="Context breakdown">
       <div className="breakdown-bar" aria-hidden="true">
@@ -61,11 +63,12 @@ function Breakdown({ session, version, leafId, model }: { session: SessionFlows;
         )}
         <li className="breakdown-total">
           <strong>
-            In context: {formatCount(b.total)}
+            In context (counted): {formatCount(b.total)}
             {b.window ? ` of ${formatCount(b.window)}` : ''} tokens
           </strong>
         </li>
       </ul>
+      {vsMeter.note && <p className="muted small breakdown-note">{vsMeter.note}</p>}
     </section>
   );
 }

@@ -410,7 +410,6 @@ export function createTokensService() {
     contextBreakdown(sessionKey: string): ContextBreakdown {
       const s = state(sessionKey);
       return contextBreakdown(s.index, {
-        requestTokens: requestTokens(s.opts, s.info.encoding),
         imageFormula: s.info.imageFormula,
         contextWindow: s.opts.contextWindow,
       });

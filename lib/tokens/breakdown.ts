@@ -1,10 +1,11 @@
 import { buildSessionContext } from '@/lib/session/context';
 import { mediaParts } from './entryText';
 import { mediaTokens, type ImageFormula } from './mediaTokens';
-import type { PathTokenIndex } from './pathIndex';
+import type { ContextFigure, PathTokenIndex } from './pathIndex';
 
 /** Where the context's tokens go, like Claude Code's /context. Counted (calibrated), not provider-reported. */
 export interface ContextBreakdown {
+  /** The system prompt and the request's framing (with the calibration's fixed offset). */
   system: number;
   summaries: number;
   messages: number;
@@ -14,6 +15,8 @@ export interface ContextBreakdown {
   window?: number;
   free?: number;
   approximate: boolean;
+  /** The meter's figure at the same moment (it may rest on a provider's report: see meterVsBreakdown). */
+  meter: ContextFigure;
 }
 
 /**
@@ -21,12 +24,12 @@ export interface ContextBreakdown {
  * from the path index (so it matches the meter); images and files inside a
  * message are moved to "attachments" by their provider formula.
  */
-export function contextBreakdown(index: PathTokenIndex, opts: { requestTokens: number; imageFormula: ImageFormula; contextWindow?: number }): ContextBreakdown {
+export function contextBreakdown(index: PathTokenIndex, opts: { imageFormula: ImageFormula; contextWindow?: number }): ContextBreakdown {
   const entries = index.entries();
   const counts = index.pathTokens().counts;
   const { factor, approximate } = index.calibration;
   const ctx = buildSessionContext(entries, entries.at(-1)?.id ?? null);
-  const out: ContextBreakdown = { system: Math.round(opts.requestTokens * factor), summaries: 0, messages: 0, toolResults: 0, attachments: 0, total: 0, approximate };
+  const out: ContextBreakdown = { system: 0, summaries: 0, messages: 0, toolResults: 0, attachments: 0, total: 0, approximate, meter: index.figure(opts.contextWindow) };
   for (const item of ctx.items) {
     const i = index.indexOf(item.entryId);
     const count = i >= 0 ? counts[i]! : 0;
@@ -40,7 +43,16 @@ export function contextBreakdown(index: PathTokenIndex, opts: { requestTokens: n
     else out.messages += count - media;
   }
   for (const k of ['summaries', 'messages', 'toolResults', 'attachments'] as const) out[k] = Math.round(out[k]);
-  out.total = out.system + out.summaries + out.messages + out.toolResults + out.attachments;
+  // The total is the index's counted figure, the meter's own when no provider report anchors it; the
+  // request row takes the rest (its framing, the calibration's offset and the rounding of the rows above).
+  out.total = index.countedTokens();
+  const rest = out.total - out.summaries - out.messages - out.toolResults - out.attachments;
+  out.system = Math.max(0, rest);
+  if (rest < 0) {
+    // A negative offset (the provider counts less per request than we do) comes off the largest row, so the rows still add up.
+    const largest = (['messages', 'toolResults', 'summaries', 'attachments'] as const).reduce((a, k) => (out[k] > out[a] ? k : a));
+    out[largest] = Math.max(0, out[largest] + rest);
+  }
   if (opts.contextWindow) {
     out.window = opts.contextWindow;
     out.free = Math.max(0, opts.contextWindow - out.total);

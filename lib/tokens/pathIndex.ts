@@ -492,8 +492,35 @@ export class PathTokenIndex {
         estimatedTokens: Math.round(estimated),
       });
     }
-    const r = this.requestCount(n);
-    const estimated = f * r.text + this.cal.offset + r.media;
-    return withWindow({ tokens: Math.round(estimated), source: 'estimate', approximate: this.cal.approximate, estimatedTokens: Math.round(estimated) });
+    const counted = this.countedTokens();
+    return withWindow({ tokens: counted, source: 'estimate', approximate: this.cal.approximate, estimatedTokens: counted });
+  }
+
+  /**
+   * The context at the leaf as counted here (no provider report): request
+   * tokens, the summary in effect and what reaches the model from its kept
+   * part, calibrated. Never below 0: a negative calibration offset on an
+   * empty path (the leaf moved to the root) is not a context size.
+   */
+  countedTokens(): number {
+    const r = this.requestCount(this.path.length);
+    return Math.max(0, Math.round(this.cal.factor * r.text + this.cal.offset + r.media));
+  }
+
+  /**
+   * The counted context right after a compaction with this summary, keeping
+   * path[keptFromIndex..), were appended at the leaf: what figure() will say
+   * then (a compaction drops the provider's report). Its card shows this.
+   */
+  countedAfterCompaction(keptFromIndex: number, summary: string): number {
+    const n = this.path.length;
+    const text = this.requestText + this.counter.revisedSummary('compaction', summary) + this.verb.R.a[n]! - this.verb.R.a[keptFromIndex]!;
+    const media = this.M.a[n]! - this.M.a[keptFromIndex]!;
+    return Math.max(0, Math.round(this.cal.factor * text + this.cal.offset + media));
+  }
+
+  /** Tokens every request carries besides the path (system prompt, framing, the calibration's offset), calibrated. */
+  requestOverheadTokens(): number {
+    return this.cal.factor * this.requestText + this.cal.offset;
   }
 }
