@@ -9,6 +9,7 @@ import { formatCost, formatDuration, formatCount } from '@/lib/format/numbers';
 import { entryPreview } from '@/lib/tree/preview';
 import type { EffectiveSummary } from '@/lib/session/revisions';
 import type { EntryId, SessionEntry } from '@/lib/session/types';
+import { summaryCardTokens } from '@/lib/timeline/cardFigures';
 import { summarizerLabel } from '@/lib/timeline/summarizerLabel';
 import type { EntryRange, TimelineItem } from '@/lib/timeline/build';
 import type { SessionFlows } from '@/lib/flows/app';
@@ -128,14 +129,7 @@ export function SummaryCard({ item, session, busy, onJumpTo }: { item: SummaryIt
   const cost = details.usage?.cost;
   const canAct = item.onPath && !busy;
 
-  let figures: string;
-  if (entry.type === 'compaction') {
-    figures = `${formatCount(entry.tokensBefore)} → ${entry.tokensAfter !== undefined ? formatCount(entry.tokensAfter) : 'not recorded'} tokens`;
-  } else {
-    const before = details.tokensSummarized;
-    const after = details.summaryTokens;
-    figures = before !== undefined && after !== undefined ? `${formatCount(before)} → ${formatCount(after)} tokens` : `${item.summarized.entries.length} entries summarised`;
-  }
+  const figures = summaryCardTokens(entry, effective, item.summarized.entries.length).text;
 
   return (
     <article className={`card ${entry.type}${effective.undone ? ' undone' : ''}`} aria-label={`${kind} card`} data-entry-id={entry.id}>

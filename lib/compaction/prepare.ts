@@ -25,6 +25,13 @@ export interface PrepareOptions {
    * file lists) in the bound of the context after; rough counts without it.
    */
   countText?: (text: string) => number;
+  /**
+   * Tokens every request carries besides the path (system prompt, framing),
+   * as the context figure counts them: the limit is compared with that
+   * figure, so the room for the kept tail and the summary leaves them out,
+   * and the context after includes them.
+   */
+  requestTokens?: number;
 }
 
 /** The summary's output budget, as pi sizes it: 80 % of the reserve. Also used as the size bound of a summary. */
@@ -42,20 +49,21 @@ export function smallPrefixTokens(keepRecentTokens: number): number {
  * compaction limit (window − reserve, or the fill ratio when lower);
  * undefined without a window.
  */
-export function keptRoom(settings: CompactionSettings, window: number | undefined): number | undefined {
+export function keptRoom(settings: CompactionSettings, window: number | undefined, requestTokens = 0): number | undefined {
   if (window === undefined || !(window > 0)) return undefined;
   // Tiny windows with a large reserve: never less than a tenth of the window.
-  return Math.max(Math.floor(window / 10), compactionLimit(window, settings) - summaryOutputBudget(settings));
+  return Math.max(Math.floor(window / 10), Math.floor(compactionLimit(window, settings) - requestTokens - summaryOutputBudget(settings)));
 }
 
 /** The inputs of the cut rule that depend on settings and the window, shared by prepare and the worker's cut lookup. */
 export function cutRule(settings: CompactionSettings, opts: PrepareOptions, contextTokens: number) {
   const keepRecentTokens = effectiveKeepRecent(settings, opts);
-  const maxKeptTokens = keptRoom(settings, opts.window);
+  const request = opts.requestTokens ?? 0;
+  const maxKeptTokens = keptRoom(settings, opts.window, request);
   return {
     keepRecentTokens,
     smallPrefixTokens: smallPrefixTokens(keepRecentTokens),
-    ...(maxKeptTokens !== undefined ? { maxKeptTokens, lastResortKeptTokens: compactionLimit(opts.window!, settings) - MIN_SUMMARY_TOKENS } : {}),
+    ...(maxKeptTokens !== undefined ? { maxKeptTokens, lastResortKeptTokens: Math.floor(compactionLimit(opts.window!, settings) - request - MIN_SUMMARY_TOKENS) } : {}),
     // Over the limit that triggers auto-compaction, doing nothing is not an option (see CutSearch.mustFit).
     mustFit: overLimit(settings, opts, contextTokens),
   };
@@ -67,7 +75,7 @@ function overLimit(settings: CompactionSettings, opts: PrepareOptions, contextTo
 
 export function effectiveKeepRecent(settings: CompactionSettings, opts: PrepareOptions): number {
   let keep = opts.keepRecentTokens ?? settings.keepRecentTokens;
-  const room = keptRoom(settings, opts.window);
+  const room = keptRoom(settings, opts.window, opts.requestTokens);
   if (room !== undefined) keep = Math.min(keep, room);
   return Math.max(0, Math.floor(keep));
 }
@@ -164,7 +172,7 @@ function decideCut(
     if (!tailIsNew) return { ok: false, reason: 'already-compacted', keepRecentTokens };
   }
 
-  const rule = cutRule(settings, opts, opts.contextTokens ?? contextTokensFromState(path, tokens, st));
+  const rule = cutRule(settings, opts, opts.contextTokens ?? contextTokensFromState(path, tokens, st) + (opts.requestTokens ?? 0));
   const res = findCutPoint({
     path,
     tokens,
@@ -187,7 +195,7 @@ export type PrepareOutcome = { ok: true; prep: CompactionPreparation; forced: bo
  */
 export function tryPrepareCompaction(path: readonly SessionEntry[], tokens: PathTokens, settings: CompactionSettings, opts: PrepareOptions = {}): PrepareOutcome {
   const d = decideCut(path, tokens, settings, opts);
-  const before = () => opts.contextTokens ?? (path.length ? contextTokensOf(path, tokens) : 0);
+  const before = () => opts.contextTokens ?? (path.length ? contextTokensOf(path, tokens) : 0) + (opts.requestTokens ?? 0);
   if (!d.ok) return { ok: false, reason: d.reason, tokensBefore: before(), keepRecentTokens: d.keepRecentTokens };
   const prep = buildPreparation(path, tokens, settings, opts, d.cut, d.state, d.keepRecentTokens);
   if (d.mustFit && !opts.force && prep.estimatedTokensAfter > compactionLimit(opts.window!, settings)) {
@@ -250,11 +258,12 @@ function buildPreparation(
 
   const tokensSummarized = sumCounts(tokens, path, from, historyEnd, st.summaries);
   const tokensTurnPrefix = isSplitTurn ? sumCounts(tokens, path, historyEnd, cut.firstKeptIndex, st.summaries) : 0;
-  const tokensBefore = opts.contextTokens ?? contextTokensFromState(path, tokens, st);
+  const request = opts.requestTokens ?? 0;
+  const tokensBefore = opts.contextTokens ?? contextTokensFromState(path, tokens, st) + request;
   const fileOps = toFileLists(ops);
   const budget = summaryBudget({
     outputBudget: summaryOutputBudget(settings),
-    ...(opts.window !== undefined && opts.window > 0 ? { room: compactionLimit(opts.window, settings) - cut.keptTokens } : {}),
+    ...(opts.window !== undefined && opts.window > 0 ? { room: compactionLimit(opts.window, settings) - request - cut.keptTokens } : {}),
     previousSummaryTokens,
     historyTokens: messagesToSummarize.length ? tokensSummarized : 0,
     turnPrefixTokens: tokensTurnPrefix,
@@ -278,7 +287,7 @@ function buildPreparation(
     tokensSummarized,
     tokensTurnPrefix,
     previousSummaryTokens,
-    estimatedTokensAfter: cut.keptTokens + budget.total,
+    estimatedTokensAfter: Math.ceil(request + cut.keptTokens + budget.total),
     summaryBudget: budget,
     previousSummary,
     previousCompactionId,

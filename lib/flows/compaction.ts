@@ -85,15 +85,22 @@ export function compactSession(s: SessionHandle, req: CompactRequest): Promise<E
         return null;
       }
       if (signal.aborted) throw new DOMException('Aborted', 'AbortError');
-      const summaryTokens = await ports.tokens.summaryTokens(s.sessionId, result.summary);
-      const verdict = compactionVerdict({ tokensBefore: result.tokensBefore, tokensKept: prep.tokensKept, summaryTokens, window });
+      // Counted on the path it was prepared on: "after" is what the meter shows once the entry is appended.
+      const { summaryTokens, after } = await s.sync.pinned(target.path, target.opts, async () => ({
+        summaryTokens: await ports.tokens.summaryTokens(s.sessionId, result.summary),
+        after: await ports.tokens.contextAfterCompaction(s.sessionId, result.summary, result.firstKeptEntryId),
+      }));
+      // Everything but the kept tail (the summary, the system prompt) counts as the summary's side here.
+      const verdict = compactionVerdict({ tokensBefore: result.tokensBefore, tokensKept: prep.tokensKept, summaryTokens: after - prep.tokensKept, window });
       if (!verdict.append) {
         ports.notify.warning(notSmallerMessage(verdict, result.tokensBefore, prep.tokensKept, window));
         return null;
       }
       const tokensAfter = Math.round(verdict.tokensAfter);
+      const entry = compactionEntryFrom(result);
+      // The summary's own count lets the card follow a regenerated or edited summary (lib/timeline/cardFigures).
       // Appended where it was prepared: if another tab moved on meanwhile, this becomes a sibling, never an overwrite.
-      const [created] = await ports.store.appendEntries(s.sessionId, prep.leafId, [{ ...compactionEntryFrom(result), tokensAfter }]);
+      const [created] = await ports.store.appendEntries(s.sessionId, prep.leafId, [{ ...entry, tokensAfter, details: { ...entry.details, summaryTokens } }]);
       s.live.applyLocal([created!], created!.id);
       if (engine.kind === 'extractive' && req.reason === 'manual') ports.notify.info('No model is connected: the summary was written by the built-in extractive summarizer.');
       ports.notify.success(`Compacted: ${formatCount(result.tokensBefore)} → ${formatCount(tokensAfter)} tokens`);

@@ -29,9 +29,16 @@ export async function setUndone(s: SessionHandle, target: SummaryEntry, undone: 
   }
 }
 
+/** The summary's tokens in context, counted as the path counts its entry: the card's "after" follows it. */
+async function countSummary(s: SessionHandle, target: SummaryEntry, summary: string): Promise<number> {
+  await syncTokens(s);
+  return s.ports.tokens.summaryTokens(s.sessionId, summary, target.type);
+}
+
 export async function saveEdit(s: SessionHandle, target: SummaryEntry, summary: string): Promise<void> {
   try {
-    await appendRevision(s, { type: 'summary_revision', targetId: target.id, action: 'edit', summary });
+    const summaryTokens = await countSummary(s, target, summary);
+    await appendRevision(s, { type: 'summary_revision', targetId: target.id, action: 'edit', summary, details: { summaryTokens } });
     s.ports.notify.success('Summary edited; the earlier version stays in its history.');
   } catch (err) {
     s.ports.notify.error(errorMessage(err));
@@ -71,6 +78,7 @@ export async function regenerateSummary(s: SessionHandle, target: SummaryEntry, 
         details = { ...result.details, tokensSummarized: prepared.prep.tokens };
       }
       if (signal.aborted) throw new DOMException('Aborted', 'AbortError');
+      details = { ...details, summaryTokens: await countSummary(s, target, summary) };
       await appendRevision(s, { type: 'summary_revision', targetId: target.id, action: 'regenerate', summary, details });
       ports.notify.success('Summary regenerated; the earlier version stays in its history.');
       return true;

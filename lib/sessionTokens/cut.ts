@@ -42,7 +42,7 @@ export function compactionCut(index: PathTokenIndex, settings: CompactionSetting
     tokens: index.pathTokens(),
     boundaryStart: startIndex,
     // The meter's figure decides "over the limit", as it does for auto-compaction.
-    ...cutRule(settings, opts, index.figure(opts.window).tokens),
+    ...cutRule(settings, { ...opts, requestTokens: index.requestOverheadTokens() }, index.figure(opts.window).tokens),
     inContext: (i) => countsInKeptContext(path[i]!, summaries),
     force: opts.force ?? false,
   });

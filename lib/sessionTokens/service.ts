@@ -184,6 +184,8 @@ export function createTokensService() {
       window: opts.window ?? s.opts.contextWindow,
       // The summary's framing and file lists, counted like the path (for the bound of the context after).
       countText: (t) => Math.ceil(countText(t, s.info.encoding) * factor),
+      // The system prompt and framing the figure counts: "after, at most" is then a meter figure too.
+      requestTokens: opts.requestTokens ?? s.index.requestOverheadTokens(),
     };
   }
 
@@ -413,6 +415,18 @@ export function createTokensService() {
         imageFormula: s.info.imageFormula,
         contextWindow: s.opts.contextWindow,
       });
+    },
+
+    /**
+     * The context figure right after a compaction with this summary, keeping
+     * from `firstKeptEntryId`, is appended at the leaf: what the meter will
+     * show then, and so what the compaction's card records as its "after".
+     */
+    contextAfterCompaction(sessionKey: string, summary: string, firstKeptEntryId: EntryId): number {
+      const s = state(sessionKey);
+      const at = s.index.indexOf(firstKeptEntryId);
+      if (at < 0) throw new Error(`Token worker: ${firstKeptEntryId} is not on the path of ${sessionKey}`);
+      return s.index.countedAfterCompaction(at, summary);
     },
 
     /** Tokens a summary will occupy in context once appended (with the framing the model receives). */
