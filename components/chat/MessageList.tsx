@@ -7,6 +7,7 @@ import { IconButton } from '@/components/common/IconButton';
 import { Markdown, StreamingMarkdown } from '@/components/common/Markdown';
 import { formatCount } from '@/lib/format/numbers';
 import type { SessionContext } from '@/lib/session/context';
+import { summaryCardTokens } from '@/lib/timeline/cardFigures';
 import { summarizerLabel } from '@/lib/timeline/summarizerLabel';
 import type { EffectiveSummary } from '@/lib/session/revisions';
 import type { SessionTree } from '@/lib/session/tree';
@@ -33,11 +34,7 @@ function SummaryInline({ entry, effective, onJumpTo }: { entry: SessionEntry; ef
         <div className="summary-inline-title">
           <strong>{isCompaction ? 'Context compacted' : 'Branch summary'}</strong>
           <span className="summary-inline-facts">
-            {entry.type === 'compaction' && (
-              <span>
-                {formatCount(entry.tokensBefore)} → {entry.tokensAfter !== undefined ? formatCount(entry.tokensAfter) : '?'} tokens
-              </span>
-            )}
+            {entry.type === 'compaction' && <span>{effective ? summaryCardTokens(entry, effective, 0).text : `${formatCount(entry.tokensBefore)} tokens before`}</span>}
             {effective && <span>{summarizerLabel(effective.details.summarizer)}</span>}
           </span>
         </div>

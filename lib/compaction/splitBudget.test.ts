@@ -43,7 +43,7 @@ function splitPreparations(path: readonly SessionEntry[], windows: number[], str
 describe('split-turn summaries share one budget', () => {
   it.each([
     ['sweTraj', [16_384 + 8_000, 32_768], 1],
-    ['piV1', [32_768, 65_536], 7],
+    ['piV1', [32_768, 65_536], 41],
   ] as [FixtureName, number[], number][])('%s: history and turn-prefix output budgets sum to at most the summary budget', (name, windows, stride) => {
     const { path } = loadSession(name);
     const preps = splitPreparations(path, windows, stride);
@@ -57,7 +57,7 @@ describe('split-turn summaries share one budget', () => {
 
   it('real SWE trajectory: a model writing to its limit still lands at or under estimatedTokensAfter', async () => {
     const { path } = loadSession('sweTraj');
-    const preps = splitPreparations(path, [32_768], 3);
+    const preps = splitPreparations(path, [32_768], 5);
     expect(preps.length).toBeGreaterThan(0);
     for (const { p } of preps) {
       const plan = planSummary(p, { window: SUMMARIZER_WINDOW, maxOutputTokens: budget, countText });

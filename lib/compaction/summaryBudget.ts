@@ -1,7 +1,7 @@
 import { MESSAGE_OVERHEAD, compactionSummaryText } from '@/lib/tokens/entryText';
 import { fileFooter } from './fileOps';
 import { TURN_PREFIX_DIVIDER } from './prompts';
-import type { FileLists } from './types';
+import type { FileLists, SummaryBudget } from './types';
 
 /**
  * One output budget per compaction, decided when it is prepared: the history
@@ -21,18 +21,6 @@ const JOIN_SLACK = 2;
 /** The turn prefix (one request and the work it started) gets at most this share of the budget when there is history too. */
 const TURN_PREFIX_SHARE = 1 / 3;
 
-export interface SummaryBudget {
-  /** maxOutputTokens of the history summary; 0 when no new history is summarised. */
-  history: number;
-  /** maxOutputTokens of the turn-prefix summary; 0 for a clean cut. */
-  turnPrefix: number;
-  /** Tokens of what is kept as it was: the previous summary when only a turn prefix is new (the history part then is that summary). */
-  carried: number;
-  /** Framing, divider and file lists around the model's text. */
-  fixed: number;
-  /** Upper bound of the compaction entry's tokens in context. */
-  total: number;
-}
 
 export interface BudgetInput {
   /** The settings' output budget (summaryOutputBudget). */

@@ -1,5 +1,4 @@
 import type { ChatMessage, CompactionSettings, EntryId, SummaryDetails } from '@/lib/session/types';
-import type { SummaryBudget } from './summaryBudget';
 
 /**
  * One unit of conversation handed to a summarizer. Plain data only: a
@@ -33,6 +32,20 @@ export type NoCompactionReason =
    * the newest turn alone leaves no room for a summary (a very long message).
    */
   | 'recent-too-large';
+
+/** The one output budget of a compaction (lib/compaction/summaryBudget.ts). */
+export interface SummaryBudget {
+  /** maxOutputTokens of the history summary; 0 when no new history is summarised. */
+  history: number;
+  /** maxOutputTokens of the turn-prefix summary; 0 for a clean cut. */
+  turnPrefix: number;
+  /** Tokens of what is kept as it was: the previous summary when only a turn prefix is new (the history part then is that summary). */
+  carried: number;
+  /** Framing, divider and file lists around the model's text. */
+  fixed: number;
+  /** Upper bound of the compaction entry's tokens in context. */
+  total: number;
+}
 
 export interface CompactionPreparation {
   /** Leaf the preparation was computed at; the caller must not append if the leaf has moved since. */
