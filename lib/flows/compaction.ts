@@ -67,7 +67,7 @@ export function compactSession(s: SessionHandle, req: CompactRequest): Promise<E
         const message = noCompactionMessage({ ...prepared.why, ...(limit !== undefined ? { limit } : {}) });
         // A compaction that was due and cannot help must say so: silence would leave the user over the limit, unaware.
         if (req.reason === 'manual') ports.notify.info(message);
-        else if (prepared.why.reason === 'recent-too-large' || (limit !== undefined && prepared.why.tokensBefore > limit)) ports.notify.warning(message);
+        else if (req.reason !== 'auto' || prepared.why.reason === 'recent-too-large' || (limit !== undefined && prepared.why.tokensBefore > limit)) ports.notify.warning(message);
         return null;
       }
       const { prep } = prepared;
