@@ -47,7 +47,7 @@ export function planSummary(prep: CompactionPreparation, opts: PlanOptions): Sum
   // The preparation split one budget between the two summaries (estimatedTokensAfter relies on it); the summarizer may allow less.
   const history = planSequence({
     ...common,
-    maxOutputTokens: Math.max(1, Math.min(maxOutputTokens, prep.summaryBudget.history)),
+    maxOutputTokens: Math.max(1, Math.floor(Math.min(maxOutputTokens, prep.summaryBudget.history))),
     items: prep.messagesToSummarize,
     previousSummary: previous,
     freshInstructions: initialInstructions(opts.customInstructions),
@@ -57,7 +57,7 @@ export function planSummary(prep: CompactionPreparation, opts: PlanOptions): Sum
   const turnPrefix = prep.isSplitTurn
     ? planSequence({
         ...common,
-        maxOutputTokens: Math.max(1, Math.min(maxOutputTokens, prep.summaryBudget.turnPrefix)),
+        maxOutputTokens: Math.max(1, Math.floor(Math.min(maxOutputTokens, prep.summaryBudget.turnPrefix))),
         items: prep.turnPrefixMessages,
         previousSummary: null,
         freshInstructions: turnPrefixInstructions(opts.customInstructions),

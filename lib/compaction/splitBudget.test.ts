@@ -77,3 +77,22 @@ describe('split-turn summaries share one budget', () => {
     }
   });
 });
+
+describe('output budgets are whole tokens', () => {
+  it('real pi session with a calibrated (fractional) request overhead: every planned request asks for a whole number of tokens', () => {
+    const { path } = loadSession('piV1');
+    let steps = 0;
+    for (let n = 40; n <= path.length; n += 97) {
+      const sub = path.slice(0, n);
+      const p = prepareCompaction(sub, pathTokens(sub), settings, { window: 32_768, requestTokens: 41.37, countText });
+      if (!p) continue;
+      for (const v of Object.values(p.summaryBudget)) expect(Number.isInteger(v), JSON.stringify(p.summaryBudget)).toBe(true);
+      const plan = planSummary(p, { window: SUMMARIZER_WINDOW, maxOutputTokens: budget, countText });
+      for (const step of [...plan.history, ...plan.turnPrefix]) {
+        expect(Number.isInteger(step.maxOutputTokens)).toBe(true);
+        steps++;
+      }
+    }
+    expect(steps).toBeGreaterThan(5);
+  });
+});

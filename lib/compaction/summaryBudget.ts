@@ -56,7 +56,9 @@ export function summaryBudget(b: BudgetInput): SummaryBudget {
   const fixed = count(fixedText) + MESSAGE_OVERHEAD + joins * JOIN_SLACK;
   let total = b.outputBudget;
   // Over the limit with a large kept tail, the summary gets what is left under the limit (never less than its minimum).
-  if (b.room !== undefined) total = Math.max(Math.min(total, MIN_SUMMARY_TOKENS), Math.min(total, b.room - fixed));
+  // Output budgets are whole tokens (a request with a fractional maxOutputTokens is refused); the room comes from calibrated counts.
+  if (b.room !== undefined) total = Math.max(Math.min(total, MIN_SUMMARY_TOKENS), Math.min(total, Math.floor(b.room - fixed)));
+  total = Math.floor(total);
   const hasHistory = b.historyTokens > 0;
   let history = 0;
   let turnPrefix = 0;
