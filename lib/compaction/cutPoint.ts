@@ -235,6 +235,7 @@ function fitForward(s: CutSearch, from: number, maxKept: number, ignore: Readonl
   return null;
 }
 
+/** With mustFit, the same search again with the last-resort room (a smaller summary), when that room is larger. */
 function lastResort(s: CutSearch, fit: (maxKept: number) => { c: number; kept: number } | null): { c: number; kept: number } | null {
   const m = s.lastResortKeptTokens;
   return m !== undefined && m > (s.maxKeptTokens ?? Infinity) ? fit(m) : null;
