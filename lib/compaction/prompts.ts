@@ -149,3 +149,26 @@ export function assemblePrompt(previous: string | null, transcript: string, inst
 
 /** Between the history summary and the turn-prefix summary of a split turn. */
 export const TURN_PREFIX_DIVIDER = '\n\n---\n\n**Turn context (split turn):** the kept messages continue a turn that began before the cut.\n\n';
+
+/** The answer of a self-check that found nothing missing. */
+export const SELF_CHECK_UNCHANGED = 'NO CHANGES';
+
+/**
+ * The optional self-check pass (issue 17, item 12; the idea is Gemini CLI's):
+ * the model reads the transcript and its own summary once more and either
+ * confirms it or returns it with what it left out added.
+ */
+export function selfCheckInstructions(summary: string): string {
+  return `${NO_CONTINUE}
+
+Below is a summary written from this transcript. Check it critically against the transcript: does it omit anything needed to continue the work? Look in particular for file paths, tool results and their exact values or errors, commands that were run, and constraints or preferences the user stated.
+
+<summary>
+${summary}
+</summary>
+
+If nothing needed is missing or wrong, answer exactly ${SELF_CHECK_UNCHANGED} and nothing else.
+Otherwise answer with the complete corrected summary (the same sections, with the missing facts added and anything wrong fixed), and nothing before or after it. Do not make it longer than it needs to be.
+
+${FIDELITY}`;
+}
