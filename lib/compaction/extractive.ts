@@ -139,7 +139,7 @@ interface Facts {
   assistants: number;
   results: number;
   tools: Map<string, number>;
-  commands: Map<string, Counted & { outcome: string }>;
+  commands: Map<string, Counted & { outcome: string; failures: number; lastFailure: string | null }>;
   errors: Map<string, Counted>;
   modified: Map<string, number>;
   read: Map<string, number>;
@@ -180,16 +180,34 @@ function gatherFacts(all: readonly SummaryItem[]): Facts {
         const cmd = commandOf(p);
         if (cmd) {
           const res = results.get(p.id);
-          const outcome = !res ? 'no result' : res.isError ? `failed: ${errorLineOf(messageText(res))}` : 'ok';
+          const failure = res?.isError ? errorLineOf(messageText(res)) : null;
+          const outcome = !res ? 'no result' : failure !== null ? `failed: ${failure}` : 'ok';
           const shown = firstLineOf(cmd, 160) + (cmd.includes('\n') ? ' …' : '');
           const prev = f.commands.get(shown);
           f.commands.delete(shown);
-          f.commands.set(shown, { text: shown, count: (prev?.count ?? 0) + 1, outcome });
+          f.commands.set(shown, {
+            text: shown,
+            count: (prev?.count ?? 0) + 1,
+            outcome,
+            failures: (prev?.failures ?? 0) + (failure !== null ? 1 : 0),
+            lastFailure: failure ?? prev?.lastFailure ?? null,
+          });
         }
       }
     }
   }
   return f;
+}
+
+/** The directory most commands start by changing to (agents prefix every command with it), when at least a third do. */
+function commonCd(commands: readonly string[]): string | null {
+  const counts = new Map<string, number>();
+  for (const c of commands) {
+    const dir = /^cd (\S+) && /.exec(c)?.[1];
+    if (dir) counts.set(dir, (counts.get(dir) ?? 0) + 1);
+  }
+  const [dir, n] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0] ?? [null, 0];
+  return dir && n * 3 >= commands.length ? dir : null;
 }
 
 function times(n: number): string {
@@ -216,12 +234,38 @@ function earlierBody(previous: string): string {
   return body.trim().replace(/^(#{1,5}) /gm, '$1# ');
 }
 
+/**
+ * Lays the summary out with each section at its share of the budget times
+ * `scale`. The shares are what a section may take when every section is
+ * full; a span with few user messages leaves room, so the layout is tried at
+ * growing scales and the largest one that fits is used: the budget is spent,
+ * not left idle.
+ */
 function describe(input: ExtractiveInput, records: readonly UserMessageRecord[], opts: Required<Pick<ExtractiveOptions, 'maxChars'>> & ExtractiveOptions): string {
   const max = opts.maxChars;
+  const label = opts.fallback ? fallbackLabel(opts.fallback) : EXTRACTIVE_LABEL;
+  const f = gatherFacts([...input.items, ...(input.turnPrefix ?? [])]);
+  let body = layout(input, records, f, opts, label, 1);
+  // The user messages come first: they get what the sections leave at their base shares, and keep it.
+  const users = renderUserMessages(records, max - body.length - 2);
+  const room = max - (users ? users.length + 2 : 0);
+  for (const scale of [1.5, 2.25, 3.5, 5]) {
+    if (body.length >= room * 0.95) break;
+    const next = layout(input, records, f, opts, label, scale);
+    if (next.length > room || next.length <= body.length) break;
+    body = next;
+  }
+  const out = users ? `${body}\n\n${users}` : body;
+  if (out.length <= max) return out;
+  // A budget too small for the sections: their middle goes, the label stays.
+  return `${label}\n\n${truncateMiddle(out.slice(label.length).trim(), Math.max(0, max - label.length - 2), 'of the extractive summary cut for space')}`;
+}
+
+function layout(input: ExtractiveInput, records: readonly UserMessageRecord[], f: Facts, opts: Required<Pick<ExtractiveOptions, 'maxChars'>> & ExtractiveOptions, label: string, scale: number): string {
+  const max = opts.maxChars;
+  const share = (k: keyof typeof SHARE) => Math.floor(max * SHARE[k] * scale);
   const prefix = input.turnPrefix ?? [];
   const all = [...input.items, ...prefix];
-  const f = gatherFacts(all);
-  const label = opts.fallback ? fallbackLabel(opts.fallback) : EXTRACTIVE_LABEL;
   const toolList = [...f.tools.entries()].sort((a, b) => b[1] - a[1]).map(([n, c]) => `${n} ×${c}`).join(', ');
   const what = input.kind === 'branch' ? 'This abandoned branch' : 'The summarised part';
   const sections: string[][] = [
@@ -230,7 +274,7 @@ function describe(input: ExtractiveInput, records: readonly UserMessageRecord[],
 
   const goal = records[0];
   if (goal) {
-    const text = goal.full ? quote(truncateMiddle(goal.text, Math.floor(max * SHARE.goal))) : `> ${goal.text} _(first line only)_`;
+    const text = goal.full ? quote(truncateMiddle(goal.text, share('goal'))) : `> ${goal.text} _(first line only)_`;
     sections.push([input.kind === 'branch' ? '## Goal (the first request on this branch)' : '## Goal (the first request)', text]);
   }
 
@@ -239,36 +283,37 @@ function describe(input: ExtractiveInput, records: readonly UserMessageRecord[],
   const latest = userMessagesSpan(input.items).slice(-3);
   if (opener || latest.length) {
     const lines = [input.kind === 'branch' ? '## Last requests on this branch' : '## Next steps (the latest requests; the kept messages show how far they got)'];
-    const each = Math.floor((max * SHARE.next) / Math.max(1, latest.length + (opener ? 1 : 0)));
+    const each = Math.floor(share('next') / Math.max(1, latest.length + (opener ? 1 : 0)));
     for (const t of latest) lines.push(quote(truncateMiddle(t, each)), '');
     if (opener) lines.push('The kept messages continue a turn that began with:', quote(truncateMiddle(opener, each)));
     if (lines[lines.length - 1] === '') lines.pop();
     sections.push(lines);
   }
 
-  const files = filesSection(f, max * SHARE.files);
+  const files = filesSection(f, share('files'));
   if (files.length) sections.push(files);
 
   if (f.commands.size) {
-    const lines = [...f.commands.values()].map((c) => `- \`${c.text}\`${times(c.count)} → ${c.outcome}`);
-    sections.push(['## Commands run (latest outcome)', ...fitList(lines, max * SHARE.commands, 'commands')]);
+    // A command that failed before its latest run says so: the failures are often what the work was about.
+    const earlier = (c: { outcome: string; failures: number; lastFailure: string | null }) =>
+      c.outcome === 'ok' && c.failures > 0 ? `; failed ${c.failures}× before, last: ${c.lastFailure}` : '';
+    const cmds = [...f.commands.values()];
+    const dir = commonCd(cmds.map((c) => c.text));
+    const strip = (t: string) => (dir && t.startsWith(`cd ${dir} && `) ? t.slice(dir.length + 7) : t);
+    const lines = cmds.map((c) => `- \`${strip(c.text)}\`${times(c.count)} → ${c.outcome}${earlier(c)}`);
+    sections.push([`## Commands run (latest outcome${dir ? `; in \`${dir}\` unless they say otherwise` : ''})`, ...fitList(lines, share('commands'), 'commands')]);
   }
   if (f.errors.size) {
     const lines = [...f.errors.values()].map((e) => `- ${e.text}${times(e.count)}`);
-    sections.push(['## Errors seen (each distinct error once)', ...fitList(lines, max * SHARE.errors, 'errors')]);
+    sections.push(['## Errors seen (each distinct error once)', ...fitList(lines, share('errors'), 'errors')]);
   }
   if (f.summaries.length) sections.push(['## Summaries inside this part', ...f.summaries]);
-  if (f.lastReply) sections.push(['## Last state (the last assistant reply summarised here)', quotedReply(f.lastReply, Math.floor(max * SHARE.last))]);
+  if (f.lastReply) sections.push(['## Last state (the last assistant reply summarised here)', quotedReply(f.lastReply, share('last'))]);
 
   const previous = input.previousSummary ? earlierBody(input.previousSummary) : '';
-  if (previous) sections.push(['## Earlier summary', truncateMiddle(previous, Math.floor(max * SHARE.earlier), 'of the earlier summary cut')]);
+  if (previous) sections.push(['## Earlier summary', truncateMiddle(previous, share('earlier'), 'of the earlier summary cut')]);
 
-  const body = sections.map((s) => s.join('\n')).join('\n\n');
-  const users = renderUserMessages(records, max - body.length - 2);
-  const out = users ? `${body}\n\n${users}` : body;
-  if (out.length <= max) return out;
-  // A budget too small for the fixed sections: their middle goes, the label stays.
-  return `${label}\n\n${truncateMiddle(out.slice(label.length).trim(), Math.max(0, max - label.length - 2), 'of the extractive summary cut for space')}`;
+  return sections.map((s) => s.join('\n')).join('\n\n');
 }
 
 /** User message texts of the span itself (not of an earlier summary), oldest first. */
