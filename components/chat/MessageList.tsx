@@ -39,6 +39,7 @@ function SummaryInline({ entry, effective, onJumpTo }: { entry: SessionEntry; ef
               </span>
             )}
             {effective && <span>{summarizerLabel(effective.details.summarizer)}</span>}
+            {effective?.details.fallback && <span className="tag">extractive fallback</span>}
           </span>
         </div>
         {undone && <span className="tag">undone</span>}

@@ -27,8 +27,9 @@ describe('self-check pass', () => {
   const path = base.fileOps.readFiles[0] ?? base.fileOps.modifiedFiles[0]!;
 
   it('off by default: one request, no self-check recorded', async () => {
-    expect(DEFAULT_COMPACTION_SETTINGS.selfCheck).toBeUndefined();
+    expect(DEFAULT_COMPACTION_SETTINGS.selfCheck).toBe(false);
     const { calls, result } = run(() => FIRST, undefined);
+    expect(base.settings.selfCheck).toBe(false);
     const r = (await result)!;
     expect(calls).toHaveLength(1);
     expect(r.details.selfCheck).toBeUndefined();

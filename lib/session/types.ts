@@ -267,6 +267,7 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
   reserveTokens: 16_384,
   keepRecentTokens: 20_000,
   toolResultMaxChars: 2_000,
+  selfCheck: false,
 };
 
 export interface SessionSource {
