@@ -71,7 +71,7 @@ const ERRORISH = /\b(?:error|exception|failed|failure|fatal|cannot|can't|could n
  * an exit code (build tools end with their verdict); with nothing else, the
  * exit code lines themselves.
  */
-export function errorLineOf(output: string): string {
+function errorLineOf(output: string): string {
   const all = output
     .split('\n')
     .map((l) => l.trim())

@@ -38,7 +38,7 @@ export interface SummaryRunOptions<H> extends RunPlanOptions {
 }
 
 /** Characters of user messages a model summary carries verbatim: Codex keeps ~20k tokens; never more than about a third of the span. */
-export function userMessagesBudgetChars(spanTokens: number): number {
+function userMessagesBudgetChars(spanTokens: number): number {
   return Math.max(0, Math.min(60_000, Math.floor(spanTokens * 1.2)));
 }
 

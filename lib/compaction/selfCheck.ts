@@ -12,7 +12,7 @@ import type { SummaryPlan } from './types';
  * summary already.
  */
 
-export interface SelfCheckResult {
+interface SelfCheckResult {
   /** The summary body to use: patched, or the one given. */
   body: string;
   patched: boolean;

@@ -23,12 +23,12 @@ import type { SummaryItem } from './types';
  *   > every line quoted
  */
 
-export const USER_MESSAGES_HEADING = '## User messages';
+const USER_MESSAGES_HEADING = '## User messages';
 
 /** Marks an entry shown by its first line only. */
 const FIRST_LINE_TAG = '(first line only)';
 /** First lines are cut to this many characters. */
-export const FIRST_LINE_MAX = 200;
+const FIRST_LINE_MAX = 200;
 
 export interface UserMessageRecord {
   text: string;

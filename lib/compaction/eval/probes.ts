@@ -23,7 +23,7 @@ export interface Probe {
 }
 
 /** Case, runs of whitespace and markdown quoting/emphasis marks do not count. */
-export function normalise(text: string): string {
+function normalise(text: string): string {
   return text
     .toLowerCase()
     .replace(/[`*_>]/g, ' ')
