@@ -20,7 +20,7 @@ import { StorageInfo } from './StorageInfo';
 type Draft = CompactionForm;
 
 function CompactionFields({ draft, onChange, legend }: { draft: Draft; onChange: (d: Draft) => void; legend: string }) {
-  const set = (k: keyof Draft) => (e: React.ChangeEvent<HTMLInputElement>) => onChange({ ...draft, [k]: k === 'enabled' ? e.target.checked : e.target.value });
+  const set = (k: keyof Draft) => (e: React.ChangeEvent<HTMLInputElement>) => onChange({ ...draft, [k]: k === 'enabled' || k === 'selfCheck' ? e.target.checked : e.target.value });
   return (
     <fieldset className="settings-group">
       <legend>{legend}</legend>
@@ -42,6 +42,9 @@ function CompactionFields({ draft, onChange, legend }: { draft: Draft; onChange:
       <label className="field">
         <span>Tool result max characters (in the summarizer’s input)</span>
         <input type="number" min={0} value={draft.toolResultMaxChars} onChange={set('toolResultMaxChars')} />
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={draft.selfCheck} onChange={set('selfCheck')} /> Self-check summaries (one more model request that adds what the summary missed)
       </label>
     </fieldset>
   );

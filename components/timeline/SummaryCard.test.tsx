@@ -33,3 +33,24 @@ describe('SummaryCard originals', () => {
     }
   });
 });
+
+describe('SummaryCard: how the summary was made', () => {
+  const [snap] = importText(readFixture('piV1'), { fileName: 'compact.jsonl' }).sessions;
+  const tree = new SessionTree(snap!.entries);
+  const [item] = buildTimeline(tree, buildSessionContext(tree, snap!.meta.leafId)).filter((i): i is SummaryItem => i.kind === 'summary');
+  const render = (details: Partial<SummaryItem['effective']['details']>) =>
+    renderToStaticMarkup(<SummaryCard item={{ ...item!, effective: { ...item!.effective, details: { ...item!.effective.details, ...details } } }} session={{} as SessionFlows} busy={false} onJumpTo={() => {}} />);
+
+  it('an extractive fallback is labelled, with the model and why its summary was not used', () => {
+    const html = render({ summarizer: { kind: 'extractive' }, fallback: { model: 'openai:gpt-4o', reason: 'length', attempts: 2 } });
+    expect(html).toContain('<span class="tag">extractive fallback</span>');
+    expect(html).toContain('the summary of openai:gpt-4o was not used: it was cut off at the output limit (2 attempts)');
+    expect(render({}).includes('extractive fallback')).toBe(false);
+  });
+
+  it('the self-check pass shows what it did and what it cost', () => {
+    const html = render({ selfCheck: { patched: true, usage: { input: 12_345, output: 678 } } });
+    expect(html).toMatch(/<dt>Self-check<\/dt><dd data-testid="card-self-check">added what the summary missed · 12,345 in \/ 678 out<\/dd>/);
+    expect(render({}).includes('Self-check')).toBe(false);
+  });
+});

@@ -10,7 +10,7 @@ import { entryPreview } from '@/lib/tree/preview';
 import type { EffectiveSummary } from '@/lib/session/revisions';
 import type { EntryId, SessionEntry } from '@/lib/session/types';
 import { summaryCardTokens } from '@/lib/timeline/cardFigures';
-import { summarizerLabel } from '@/lib/timeline/summarizerLabel';
+import { fallbackNote, summarizerLabel } from '@/lib/timeline/summarizerLabel';
 import type { EntryRange, TimelineItem } from '@/lib/timeline/build';
 import type { SessionFlows } from '@/lib/flows/app';
 
@@ -138,6 +138,7 @@ export function SummaryCard({ item, session, busy, onJumpTo }: { item: SummaryIt
         <strong>{kind}</strong>
         {version > 1 && <span className="tag">v{version}</span>}
         {effective.undone && <span className="tag">undone</span>}
+        {details.fallback && <span className="tag">extractive fallback</span>}
         {item.inEffect && isCompaction && <span className="tag">in effect</span>}
         {!item.onPath && <span className="tag">other branch</span>}
         <span className="grow" />
@@ -182,7 +183,18 @@ export function SummaryCard({ item, session, busy, onJumpTo }: { item: SummaryIt
           {details.durationMs !== undefined && ` · ${formatDuration(details.durationMs)}`}
           {details.usage && ` · ${formatCount(details.usage.input)} in / ${formatCount(details.usage.output)} out`}
           {cost !== undefined && ` · ${formatCost(cost)}`}
+          {details.fallback && ` · ${fallbackNote(details.fallback)}`}
         </dd>
+        {details.selfCheck && (
+          <>
+            <dt>Self-check</dt>
+            <dd data-testid="card-self-check">
+              {details.selfCheck.patched ? 'added what the summary missed' : 'found nothing missing'}
+              {details.selfCheck.usage && ` · ${formatCount(details.selfCheck.usage.input)} in / ${formatCount(details.selfCheck.usage.output)} out`}
+              {details.selfCheck.usage?.cost !== undefined && ` · ${formatCost(details.selfCheck.usage.cost)}`}
+            </dd>
+          </>
+        )}
         {details.customInstructions && (
           <>
             <dt>Focus</dt>

@@ -138,7 +138,7 @@ describe('summarizeBranch', () => {
 
     const ex = (await summarizeBranch(prep, { kind: 'extractive' }))!;
     expect(ex.summary.startsWith(EXTRACTIVE_LABEL)).toBe(true);
-    expect(ex.summary).toContain('### Abandoned branch');
+    expect(ex.summary).toContain('This abandoned branch: ');
     expect(ex.summary).toContain('> try approach A');
     expect(ex.details.summarizer).toEqual({ kind: 'extractive' });
   });

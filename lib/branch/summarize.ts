@@ -1,5 +1,7 @@
 import { planSequence } from '@/lib/compaction/chunking';
-import { extractiveSummary } from '@/lib/compaction/extractive';
+import { extractiveBudgetChars, extractiveSummary } from '@/lib/compaction/extractive';
+import { summaryOutputBudget } from '@/lib/compaction/prepare';
+import { userMessagesOf } from '@/lib/compaction/userMessages';
 import { fileFooter } from '@/lib/compaction/fileOps';
 import { planLimits, type PlanOptions } from '@/lib/compaction/plan';
 import { SUMMARIZER_SYSTEM, branchInstructions, continuationInstructions } from '@/lib/compaction/prompts';
@@ -79,8 +81,10 @@ export async function summarizeBranch(prep: BranchSummaryPreparation, engine: Su
   const produced = await produceSummary<BranchSummaryHooks>({
     engine,
     fileOps: prep.fileOps,
+    span: { tokens: prep.tokens, userMessages: userMessagesOf(prep.items) },
     // A continuation is the conversation itself, not an abandoned branch: the extractive summary says so.
-    extractive: (options) => extractiveSummary({ kind: opts.purpose === 'continuation' ? 'compaction' : 'branch', items: prep.items, fileOps: prep.fileOps }, options),
+    extractive: (options) =>
+      extractiveSummary({ kind: opts.purpose === 'continuation' ? 'compaction' : 'branch', items: prep.items, fileOps: prep.fileOps }, { maxChars: extractiveBudgetChars(summaryOutputBudget(DEFAULT_COMPACTION_SETTINGS), prep.tokens), ...options }),
     ask: (h, ctx) => (h.beforeBranchSummary ? () => h.beforeBranchSummary!(prep, ctx) : undefined),
     opts,
   });

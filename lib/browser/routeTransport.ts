@@ -69,10 +69,10 @@ export function routeSummarizer(summarizerModel: string, chatModel?: string): Te
         },
         summarizerModel,
       );
-      // A failed or cut-off summary must not become an entry: the caller appends only on success.
+      // A failed summary must not become an entry: the caller appends only on success. An empty or
+      // cut-off one is judged by the caller (lib/compaction/summaryCheck.ts), which retries or falls back.
       if (res.error) throw new Error(`The summarizer failed: ${res.error.message}`);
-      if (!res.text.trim()) throw new Error('The summarizer returned an empty summary.');
-      return { text: res.text, ...(res.usage ? { usage: res.usage } : {}) };
+      return { text: res.text, ...(res.usage ? { usage: res.usage } : {}), ...(res.finishReason ? { finishReason: res.finishReason } : {}) };
     },
   };
 }

@@ -14,7 +14,7 @@ const WINDOW = 4000;
 
 /** A summarizer that always writes as much as it is allowed to: the worst case for the next chained request. */
 function verboseModel() {
-  return scriptedModel(({ call }) => `## Goal\nchunk ${call}\n` + 'detail word '.repeat(1500), { deltaChars: 4096 });
+  return scriptedModel(({ call }) => `## Goal\nchunk ${call}\n` + 'detail word '.repeat(1500), { deltaChars: 4096, stopAtLimit: true });
 }
 
 function owners(items: readonly SummaryItem[]): Map<string, EntryId> {

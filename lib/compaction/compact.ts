@@ -1,5 +1,6 @@
 import type { CompactionEntry } from '@/lib/session/types';
-import { extractiveSummary } from './extractive';
+import { extractiveBudgetChars, extractiveSummary } from './extractive';
+import { mergedUserMessages } from './userMessages';
 import { notifyAfterHooks, hookList, produceSummary, producedDetails, type SummaryEngine, type SummaryRunOptions } from './produce';
 import type { CompactionHooks, CompactionPreparation, CompactionResult } from './types';
 
@@ -19,17 +20,20 @@ function extractiveBudgetTokens(prep: CompactionPreparation): number {
  * failed summary changes nothing.
  */
 export async function compact(prep: CompactionPreparation, engine: SummaryEngine, opts: CompactOptions = {}): Promise<CompactionResult | null> {
+  // The summary replaces the summarised messages and the previous summary.
+  const spanTokens = prep.tokensSummarized + prep.tokensTurnPrefix + prep.previousSummaryTokens;
   const produced = await produceSummary<CompactionHooks>({
     engine,
     fileOps: prep.fileOps,
+    span: { tokens: spanTokens, userMessages: mergedUserMessages(prep.previousSummary, [...prep.messagesToSummarize, ...prep.turnPrefixMessages]) },
     extractive: (options) =>
       extractiveSummary(
         { kind: 'compaction', items: prep.messagesToSummarize, turnPrefix: prep.turnPrefixMessages, previousSummary: prep.previousSummary, fileOps: prep.fileOps },
-        // Same size bound as a model summary (its share of the compaction's budget), at a conservative 3 characters per token.
-        { maxChars: Math.min(24_000, extractiveBudgetTokens(prep) * 3), ...options },
+        // Same size bound as a model summary (its share of the compaction's budget), and never more than the span.
+        { maxChars: extractiveBudgetChars(extractiveBudgetTokens(prep), spanTokens), ...options },
       ),
     ask: (h, ctx) => (h.beforeCompact ? () => h.beforeCompact!(prep, ctx) : undefined),
-    opts,
+    opts: { ...(prep.settings.selfCheck ? { selfCheck: true } : {}), ...opts },
   });
   if (!produced) return null;
   const result: CompactionResult = {

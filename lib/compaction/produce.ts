@@ -1,9 +1,13 @@
-import type { SummarizerInfo, SummaryDetails, Usage } from '@/lib/session/types';
+import type { SummarizerInfo, SummaryDetails, SummaryFallback, Usage } from '@/lib/session/types';
 import type { ExtractiveOptions } from './extractive';
-import { runSummaryPlan, type RunPlanOptions } from './run';
 import { errorMessage } from '@/lib/errors';
-import { isAbortError, throwIfAborted, type TextSummarizer } from './summarizer';
+import { withFileFooter } from './fileOps';
+import { joinSplitTurn, runSummaryPlan, type RunPlanOptions } from './run';
+import { selfCheckSummary } from './selfCheck';
+import { addUsage, isAbortError, throwIfAborted, type TextSummarizer } from './summarizer';
+import { retryBudget, summaryFlaw } from './summaryCheck';
 import type { BeforeSummaryDecision, FileLists, MaybePromise, SummaryPlan } from './types';
+import { renderUserMessages, withUserMessages, type UserMessageRecord } from './userMessages';
 
 /**
  * What every summary shares, whether it replaces old history (a compaction)
@@ -24,6 +28,19 @@ export interface SummaryRunOptions<H> extends RunPlanOptions {
   now?: () => number;
   /** A hook failed: reported here, never fails the summary (a before-hook is skipped; observers must not undo a finished summary). */
   onHookError?: (error: unknown) => void;
+  /**
+   * Tokens of a text as the context will count it (the app: the token worker).
+   * Judges whether a summary is larger than what it replaces; without it,
+   * characters / 4.
+   */
+  countTokens?: (text: string) => MaybePromise<number>;
+  /** One more model call that checks the summary for omissions and patches it (setting, off by default). */
+  selfCheck?: boolean;
+}
+
+/** Characters of user messages a model summary carries verbatim: Codex keeps ~20k tokens; never more than about a third of the span. */
+function userMessagesBudgetChars(spanTokens: number): number {
+  return Math.max(0, Math.min(60_000, Math.floor(spanTokens * 1.2)));
 }
 
 export function hookList<H>(hooks: H | readonly H[] | undefined): readonly H[] {
@@ -93,6 +110,41 @@ export interface ProducedSummary {
   durationMs: number;
   /** Before-hooks that failed and were skipped, for the user. */
   warnings?: string[];
+  fallback?: SummaryFallback;
+  selfCheck?: { usage?: Usage; patched: boolean };
+}
+
+/**
+ * A model summary that is fit to append, or why not after the retry. The
+ * body is the model's text; what the app adds (the user messages, the file
+ * lists) is added here, before judging the size, because that is what
+ * lands in the context.
+ */
+async function modelSummary(
+  engine: Extract<SummaryEngine, { kind: 'model' }>,
+  span: { tokens: number; userMessages: readonly UserMessageRecord[] },
+  opts: SummaryRunOptions<unknown>,
+): Promise<{ ok: true; summary: string; body: string; usage?: Usage } | { ok: false; fallback: SummaryFallback; usage?: Usage }> {
+  const { plan, summarizer } = engine;
+  const count = opts.countTokens ?? ((t: string) => Math.ceil(t.length / 4));
+  const section = renderUserMessages(span.userMessages, userMessagesBudgetChars(span.tokens));
+  const finish = (body: string) => withFileFooter(withUserMessages(body, section), plan.fileOps);
+  let usage: Usage | undefined;
+  let tighten: RunPlanOptions['tighten'];
+  let attempts = 0;
+  for (;;) {
+    const run = await runSummaryPlan(plan, summarizer, { ...opts, ...(tighten ? { tighten } : {}) });
+    attempts++;
+    usage = addUsage(usage, run.usage);
+    const body = joinSplitTurn(run.historyText, run.turnPrefixText);
+    const summary = finish(body);
+    const flaw = summaryFlaw(run, run.flaw ? 0 : await count(summary), span.tokens);
+    throwIfAborted(opts.signal);
+    if (!flaw) return { ok: true, summary, body, ...(usage ? { usage } : {}) };
+    const next = attempts === 1 ? retryBudget(flaw, plan.maxOutputTokens, span.tokens, await count(finish(''))) : null;
+    if (!next) return { ok: false, fallback: { model: summarizer.info.kind === 'model' ? summarizer.info.model : 'model', reason: flaw, attempts }, ...(usage ? { usage } : {}) };
+    tighten = next;
+  }
 }
 
 /**
@@ -105,7 +157,9 @@ export async function produceSummary<H extends { name?: string }>(args: {
   engine: SummaryEngine;
   /** What the preparation found: the file lists a hook or the extractive summarizer keeps unless told otherwise. */
   fileOps: FileLists;
-  /** The summary without a model. */
+  /** What the summary replaces: its tokens (0: unknown) and the user messages in it, an earlier summary's included. */
+  span: { tokens: number; userMessages: readonly UserMessageRecord[] };
+  /** The summary without a model; with `fallback` set when it stands in for a rejected model summary. */
   extractive: (options: ExtractiveOptions | undefined) => string;
   ask: (h: H, ctx: { signal?: AbortSignal }) => (() => MaybePromise<BeforeSummaryDecision>) | undefined;
   opts: SummaryRunOptions<H>;
@@ -126,19 +180,45 @@ export async function produceSummary<H extends { name?: string }>(args: {
       ...(decision.details?.usage ? { usage: decision.details.usage } : {}),
     };
   } else if (engine.kind === 'model') {
-    const run = await runSummaryPlan(engine.plan, engine.summarizer, opts);
-    produced = {
-      summary: run.text,
-      summarizer: engine.summarizer.info,
-      fileOps: engine.plan.fileOps,
-      ...(run.usage ? { usage: run.usage } : {}),
-      ...(engine.plan.customInstructions ? { customInstructions: engine.plan.customInstructions } : {}),
-    };
+    const got = await modelSummary(engine, args.span, opts);
+    const custom = engine.plan.customInstructions ? { customInstructions: engine.plan.customInstructions } : {};
+    if (got.ok) {
+      produced = { summary: got.summary, summarizer: engine.summarizer.info, fileOps: engine.plan.fileOps, ...(got.usage ? { usage: got.usage } : {}), ...custom };
+      if (opts.selfCheck) produced = await withSelfCheck(produced, got.body, engine, args.span, opts);
+    } else {
+      // What the rejected attempts cost is still recorded: the user paid for it.
+      produced = {
+        summary: args.extractive({ fallback: got.fallback }),
+        summarizer: { kind: 'extractive' },
+        fileOps,
+        fallback: got.fallback,
+        ...(got.usage ? { usage: got.usage } : {}),
+        ...custom,
+      };
+    }
   } else {
     produced = { summary: args.extractive(engine.options), summarizer: { kind: 'extractive' }, fileOps };
   }
   throwIfAborted(opts.signal);
   return { ...produced, durationMs: Math.max(0, now() - started), ...(warnings.length ? { warnings } : {}) };
+}
+
+/** Runs the self-check pass on an accepted model summary; a patch that would make it larger than the span is not taken. */
+async function withSelfCheck(
+  produced: Omit<ProducedSummary, 'durationMs'>,
+  body: string,
+  engine: Extract<SummaryEngine, { kind: 'model' }>,
+  span: { tokens: number; userMessages: readonly UserMessageRecord[] },
+  opts: SummaryRunOptions<unknown>,
+): Promise<Omit<ProducedSummary, 'durationMs'>> {
+  const check = await selfCheckSummary(engine.plan, engine.summarizer, body, opts.signal ? { signal: opts.signal } : {});
+  const usage = check.usage ? { usage: check.usage } : {};
+  if (!check.patched) return { ...produced, selfCheck: { patched: false, ...usage } };
+  const section = renderUserMessages(span.userMessages, userMessagesBudgetChars(span.tokens));
+  const summary = withFileFooter(withUserMessages(check.body, section), engine.plan.fileOps);
+  const count = opts.countTokens ?? ((t: string) => Math.ceil(t.length / 4));
+  if (span.tokens > 0 && (await count(summary)) >= span.tokens) return { ...produced, selfCheck: { patched: false, ...usage } };
+  return { ...produced, summary, selfCheck: { patched: true, ...usage } };
 }
 
 /** The details both kinds of summary record about how they were made. */
@@ -150,5 +230,7 @@ export function producedDetails(p: ProducedSummary): SummaryDetails {
     durationMs: p.durationMs,
     ...(p.usage ? { usage: p.usage } : {}),
     ...(p.customInstructions ? { customInstructions: p.customInstructions } : {}),
+    ...(p.fallback ? { fallback: p.fallback } : {}),
+    ...(p.selfCheck ? { selfCheck: p.selfCheck } : {}),
   };
 }

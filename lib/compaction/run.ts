@@ -3,6 +3,7 @@ import { withFileFooter } from './fileOps';
 import { TURN_PREFIX_DIVIDER, assemblePrompt } from './prompts';
 import { addUsage, throwIfAborted, type TextSummarizer } from './summarizer';
 import type { PlanStep, SummaryPlan, SummaryPurpose } from './types';
+import { splitUserMessages } from './userMessages';
 
 export interface StepInfo {
   purpose: SummaryPurpose;
@@ -16,7 +17,12 @@ export interface RunPlanOptions {
   onDelta?: (delta: string, info: StepInfo) => void;
   /** Called when a step starts; lets the UI show "chunk 2 of 3". */
   onStep?: (info: StepInfo) => void;
+  /** A second attempt after a rejected summary: every step gets this output cap and this note after its instructions. */
+  tighten?: { maxOutputTokens: number; note: string };
 }
+
+/** What made a model run unusable as it came back: an empty step, or a step cut off at its output limit. */
+export type RunFlaw = 'empty' | 'length';
 
 export interface SummaryRunResult {
   /** Final text: summary body plus file footer. */
@@ -27,6 +33,8 @@ export interface SummaryRunResult {
   turnPrefixText: string;
   usage?: Usage;
   requests: number;
+  /** Set when a step came back empty or cut off; the run stopped there and its text is not a summary. */
+  flaw?: RunFlaw;
 }
 
 async function runSequence(
@@ -36,7 +44,7 @@ async function runSequence(
   opts: RunPlanOptions,
   offset: number,
   total: number,
-  acc: { usage: Usage | undefined; requests: number },
+  acc: { usage: Usage | undefined; requests: number; flaw?: RunFlaw },
 ): Promise<string> {
   let previous: string | null = null;
   for (let i = 0; i < steps.length; i++) {
@@ -45,16 +53,23 @@ async function runSequence(
     const info: StepInfo = { purpose: step.purpose, step: offset + i, steps: total };
     opts.onStep?.(info);
     const prevText = step.previous === 'input' ? inputPrevious : step.previous === 'chain' ? previous : null;
-    const prompt = assemblePrompt(prevText, step.transcript, step.instructions);
+    // The user-messages section of an earlier summary is re-attached by the app (userMessages.ts): the model need not read or copy it.
+    const instructions = opts.tighten ? `${step.instructions}\n\n${opts.tighten.note}` : step.instructions;
+    const prompt = assemblePrompt(prevText === null ? null : splitUserMessages(prevText).rest, step.transcript, instructions);
+    const maxOutputTokens = opts.tighten ? Math.min(step.maxOutputTokens, opts.tighten.maxOutputTokens) : step.maxOutputTokens;
     const res = await summarizer.complete(
-      { system: step.system, prompt, maxOutputTokens: step.maxOutputTokens, purpose: step.purpose },
+      { system: step.system, prompt, maxOutputTokens, purpose: step.purpose },
       { ...(opts.signal ? { signal: opts.signal } : {}), onDelta: (d) => opts.onDelta?.(d, info) },
     );
     throwIfAborted(opts.signal);
     const text = res.text.trim();
-    if (!text) throw new Error(`The summarizer returned an empty ${step.purpose} summary.`);
     acc.usage = addUsage(acc.usage, res.usage);
     acc.requests++;
+    // A chunk cut off or empty would poison every step after it: stop and let the caller decide.
+    if (!text || res.finishReason === 'length') {
+      acc.flaw = text ? 'length' : 'empty';
+      return text;
+    }
     previous = text;
   }
   return previous ?? '';
@@ -68,17 +83,18 @@ async function runSequence(
 export async function runSummaryPlan(plan: SummaryPlan, summarizer: TextSummarizer, opts: RunPlanOptions = {}): Promise<SummaryRunResult> {
   throwIfAborted(opts.signal);
   const total = plan.history.length + plan.turnPrefix.length;
-  const acc = { usage: undefined as Usage | undefined, requests: 0 };
+  const acc: { usage: Usage | undefined; requests: number; flaw?: RunFlaw } = { usage: undefined, requests: 0 };
   let historyText = await runSequence(plan.history, plan.previousSummary, summarizer, opts, 0, total, acc);
   // No new history (everything new is the split turn's prefix): the previous summary stands as it is.
   if (plan.history.length === 0) historyText = plan.previousSummary ?? '';
-  const turnPrefixText = plan.turnPrefix.length
+  const turnPrefixText = plan.turnPrefix.length && !acc.flaw
     ? await runSequence(plan.turnPrefix, null, summarizer, opts, plan.history.length, total, acc)
     : '';
   throwIfAborted(opts.signal);
   const body = joinSplitTurn(historyText, turnPrefixText);
   const out: SummaryRunResult = { text: withFileFooter(body, plan.fileOps), historyText, turnPrefixText, requests: acc.requests };
   if (acc.usage) out.usage = acc.usage;
+  if (acc.flaw) out.flaw = acc.flaw;
   return out;
 }
 

@@ -16,6 +16,8 @@ export interface SummaryRequest {
 export interface SummaryResponse {
   text: string;
   usage?: Usage;
+  /** Why the model stopped, where the transport knows: 'length' means the text was cut at maxOutputTokens. */
+  finishReason?: string;
 }
 
 export interface TextSummarizer {

@@ -97,7 +97,7 @@ export interface CompactionPreparation {
 
 // ---------------------------------------------------------------- summary plans
 
-export type SummaryPurpose = 'compaction' | 'turn-prefix' | 'chunk' | 'branch';
+export type SummaryPurpose = 'compaction' | 'turn-prefix' | 'chunk' | 'branch' | 'self-check';
 
 /** One summarizer request, fully decided except for the text of a chained previous summary. */
 export interface PlanStep {

@@ -109,43 +109,56 @@ describe('extractive summary', () => {
   const msg = (entryId: string, role: 'user' | 'assistant', text: string): SummaryItem => ({ kind: 'message', entryId, message: { role, content: [{ type: 'text', text }] } });
   const lists = { readFiles: ['/src/a.ts'], modifiedFiles: ['/src/b.ts'] };
 
-  it('is labelled, keeps requests verbatim, errors, last state and the file footer', () => {
+  it('is labelled; goal, next steps, commands with outcome, the actual error line, last state, user messages and the file footer', () => {
     const text = extractiveSummary({
       kind: 'compaction',
       items: [
         msg('u1', 'user', 'Add a --dry-run flag.\n- must not write files'),
         { kind: 'message', entryId: 'a1', message: { role: 'assistant', content: [{ type: 'toolCall', id: 'c', name: 'bash', arguments: { command: 'npm test' } }] } },
-        { kind: 'message', entryId: 't1', message: { role: 'toolResult', toolCallId: 'c', toolName: 'bash', isError: true, content: [{ type: 'text', text: 'Error: Cannot find module ./cli\n    at x' }] } },
+        { kind: 'message', entryId: 't1', message: { role: 'toolResult', toolCallId: 'c', toolName: 'bash', isError: true, content: [{ type: 'text', text: 'Error: Cannot find module ./cli\n    at x\n\nCommand exited with code 1' }] } },
+        msg('u2', 'user', 'Then run it once more'),
         msg('a2', 'assistant', 'Fixed the import; tests pass.'),
       ],
       fileOps: lists,
     });
     expect(text.startsWith(EXTRACTIVE_LABEL)).toBe(true);
-    expect(text).toContain('> Add a --dry-run flag.\n> - must not write files');
-    expect(text).toContain('- bash: Error: Cannot find module ./cli');
-    expect(text).toContain('> Fixed the import; tests pass.');
-    expect(text).toMatch(/### Part 1 — 4 items \(1 user, 2 assistant, 1 tool result; tools: bash ×1\)/);
+    expect(text).toContain('## Goal (the first request)\n> Add a --dry-run flag.\n> - must not write files');
+    expect(text).toMatch(/## Next steps[^\n]*\n> Add a --dry-run flag\.\n> - must not write files\n\n> Then run it once more/);
+    expect(text).toContain('- `npm test` → failed: Error: Cannot find module ./cli');
+    expect(text).toContain('- `bash`: Error: Cannot find module ./cli');
+    expect(text).toContain('## Last state (the last assistant reply summarised here)\n> Fixed the import; tests pass.');
+    expect(text).not.toContain('ends mid-sentence');
+    expect(text).toContain('## User messages');
+    expect(text).toContain('1.\n> Add a --dry-run flag.\n> - must not write files\n2.\n> Then run it once more');
     expect(text.endsWith(fileFooter(lists))).toBe(true);
   });
 
-  it('appends to the previous summary (numbered parts) and stays bounded', () => {
+  it('merges the user messages of the previous summary, keeps the first request as the goal, and stays bounded', () => {
     const first = extractiveSummary({ kind: 'compaction', items: [msg('u1', 'user', 'GOAL: build a parser')], fileOps: lists });
     const second = extractiveSummary({ kind: 'compaction', items: [msg('u2', 'user', 'now add tests')], previousSummary: first, fileOps: lists });
     const third = extractiveSummary({ kind: 'compaction', items: [msg('u3', 'user', 'and docs')], previousSummary: second, fileOps: lists });
-    expect(third).toContain('GOAL: build a parser');
-    expect(third.match(/### Part \d/g)).toEqual(['### Part 1', '### Part 2', '### Part 3']);
-    // One label, one footer.
+    expect(third).toContain('## Goal (the first request)\n> GOAL: build a parser');
+    expect(third).toContain('1.\n> GOAL: build a parser\n2.\n> now add tests\n3.\n> and docs');
+    // One label, one footer, one user-messages section.
     expect(third.split(EXTRACTIVE_LABEL)).toHaveLength(2);
     expect(third.split('<read-files>')).toHaveLength(2);
+    expect(third.split('## User messages')).toHaveLength(2);
     const huge = extractiveSummary({ kind: 'compaction', items: [msg('u9', 'user', 'last')], previousSummary: third + '\n' + 'filler '.repeat(10_000), fileOps: lists }, { maxChars: 3000 });
     expect(stripFileFooter(huge).length).toBeLessThanOrEqual(3000);
     expect(huge).toContain('GOAL: build a parser');
     expect(huge).toContain('> last');
   });
 
-  it('a model summary before it is kept as the earlier summary', () => {
+  it('a model summary before it is kept as the earlier summary, headings one level down', () => {
     const text = extractiveSummary({ kind: 'compaction', items: [msg('u1', 'user', 'next')], previousSummary: '## Goal\nModel-written goal', fileOps: { readFiles: [], modifiedFiles: [] } });
-    expect(text).toContain('### Earlier summary\n## Goal\nModel-written goal');
-    expect(text).toContain('### Part 1');
+    expect(text).toContain('## Earlier summary\n### Goal\nModel-written goal');
+  });
+
+  it('marks a quoted reply that was cut off, interrupted, or ends mid-sentence', () => {
+    const reply = (text: string, stopReason: 'stop' | 'length' | 'aborted') => extractiveSummary({ kind: 'compaction', items: [msg('u', 'user', 'go'), { kind: 'message', entryId: 'a', message: { role: 'assistant', content: [{ type: 'text', text }], stopReason } }], fileOps: lists });
+    expect(reply('Done. All tests pass.', 'stop')).not.toMatch(/_\(this reply/);
+    expect(reply('Done. All tests pass.', 'length')).toContain('_(this reply was cut off at the output limit)_');
+    expect(reply('I will now change the', 'aborted')).toContain('_(this reply was interrupted before it finished)_');
+    expect(reply('The fix is to change the', 'stop')).toContain('_(this reply ends mid-sentence)_');
   });
 });

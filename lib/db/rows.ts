@@ -56,6 +56,7 @@ const COMPACTION_FIELDS: AllKeys<CompactionSettings> = {
   keepRecentTokens: true,
   thresholdPercent: true,
   toolResultMaxChars: true,
+  selfCheck: true,
 };
 
 /** The listed own fields of `obj` that have a value, in the object's own key order (so a re-export keeps its bytes). */

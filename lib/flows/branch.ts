@@ -3,7 +3,7 @@ import { branchSummaryEntryFrom, summarizeBranch } from '@/lib/branch/summarize'
 import { errorMessage } from '@/lib/errors';
 import type { EntryId } from '@/lib/session/types';
 import type { SessionHandle } from './session';
-import { runSummaryJob, summaryEngine, summaryPlanOptions, syncTokens } from './summaryPipeline';
+import { runSummaryJob, summaryEngine, summaryPlanOptions, syncTokens, summaryChecks } from './summaryPipeline';
 
 /** Whether moving from `oldLeaf` to `target` abandons entries (the old leaf is not on the new path). */
 export function leavesBranch(s: SessionHandle, oldLeaf: EntryId | null, target: EntryId | null): boolean {
@@ -55,7 +55,7 @@ export async function summarizeAndMove(s: SessionHandle, oldLeaf: EntryId, targe
         await moveLeaf(s, target);
         return target;
       }
-      const result = await summarizeBranch(prepared.prep, summaryEngine(s, prepared.plan), { signal, onDelta });
+      const result = await summarizeBranch(prepared.prep, summaryEngine(s, prepared.plan), { signal, onDelta, ...summaryChecks(s) });
       if (!result) {
         ports.notify.info('A branch-summary hook cancelled the summary; nothing changed.');
         return null;

@@ -63,12 +63,28 @@ describe('compaction flow', () => {
     expect(ports.notices.at(-1)).toEqual({ level: 'info', message: 'Compaction cancelled — nothing changed.' });
     expect(s.runs.get(id)).toBeUndefined();
 
-    const failing = scriptedTransport({ summary: () => '   ' });
+    const failing = scriptedTransport({
+      summary: () => {
+        throw new Error('provider unreachable');
+      },
+    });
     const f = await realSession('claudeLog', { transport: failing });
     const m = (await f.ports.store.loadSession(f.id))!.entries.length;
     expect(await f.s.compact({ reason: 'manual' })).toBeNull();
     expect((await f.ports.store.loadSession(f.id))!.entries.length).toBe(m);
-    expect(f.ports.notices.at(-1)).toMatchObject({ level: 'error', message: expect.stringMatching(/^Compaction failed: .*empty.* Nothing changed\.$/) });
+    expect(f.ports.notices.at(-1)).toMatchObject({ level: 'error', message: expect.stringMatching(/^Compaction failed: .*provider unreachable.* Nothing changed\.$/) });
+  });
+
+  it('a model that answers with nothing twice: the labelled extractive fallback is appended instead, and the user is told why', async () => {
+    const empty = scriptedTransport({ summary: () => '   ' });
+    const f = await realSession('claudeLog', { transport: empty });
+    const id = (await f.s.compact({ reason: 'manual' }))!;
+    expect(empty.summaryPrompts.length).toBe(2);
+    const stored = (await f.ports.store.loadSession(f.id))!.entries.find((e) => e.id === id)!;
+    if (stored.type !== 'compaction') throw new Error('not a compaction');
+    expect(stored.details.fallback).toMatchObject({ reason: 'empty', attempts: 2 });
+    expect(stored.summary).toMatch(/^\*\*Extractive summary — fallback\.\*\* The summary of \S+ was not used: it came back empty/);
+    expect(f.ports.notices.some((n) => n.level === 'warning' && /was not used \(it came back empty, 2 attempts\)/.test(n.message))).toBe(true);
   });
 
   it('before sending a message that would not fit, compacts first and hangs the message under the compaction', async () => {

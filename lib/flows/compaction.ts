@@ -1,4 +1,5 @@
 import { compact, compactionEntryFrom } from '@/lib/compaction/compact';
+import { FLAW_TEXT } from '@/lib/compaction/summaryCheck';
 import { compactionLimit, compactionVerdict, emergencyKeepRecent, shouldCompact, wouldOverflow, type CompactionVerdict } from '@/lib/compaction/policy';
 import type { CompactionPreview } from '@/lib/compaction/prepare';
 import { noCompactionMessage } from '@/lib/compaction/reasons';
@@ -8,7 +9,7 @@ import { formatCount } from '@/lib/format/numbers';
 import type { EntryId, UserContent } from '@/lib/session/types';
 import type { Run } from './runs';
 import type { SessionEnv, SessionHandle } from './session';
-import { runSummaryJob, summaryEngine, summaryPlanOptions, syncTarget, syncTokens } from './summaryPipeline';
+import { runSummaryJob, summaryEngine, summaryPlanOptions, syncTarget, syncTokens, summaryChecks } from './summaryPipeline';
 
 export type CompactReason = 'manual' | 'auto' | 'overflow' | 'truncated' | 'before-send';
 
@@ -79,7 +80,7 @@ export function compactSession(s: SessionHandle, req: CompactRequest): Promise<E
         return null;
       }
       const engine = summaryEngine(s, prepared.plan);
-      const result = await compact(prep, engine, { signal, onDelta });
+      const result = await compact(prep, engine, { signal, onDelta, ...summaryChecks(s) });
       if (!result) {
         ports.notify.info('A compaction hook cancelled this compaction.');
         return null;
@@ -103,6 +104,8 @@ export function compactSession(s: SessionHandle, req: CompactRequest): Promise<E
       const [created] = await ports.store.appendEntries(s.sessionId, prep.leafId, [{ ...entry, tokensAfter, details: { ...entry.details, summaryTokens } }]);
       s.live.applyLocal([created!], created!.id);
       if (engine.kind === 'extractive' && req.reason === 'manual') ports.notify.info('No model is connected: the summary was written by the built-in extractive summarizer.');
+      const fb = result.details.fallback;
+      if (fb) ports.notify.warning(`The summary by ${fb.model} was not used (${FLAW_TEXT[fb.reason]}, ${fb.attempts} attempts): the extractive summary stands in, labelled as such.`);
       ports.notify.success(`Compacted: ${formatCount(result.tokensBefore)} → ${formatCount(tokensAfter)} tokens`);
       return created!.id;
     },

@@ -5,7 +5,7 @@ import { newId } from '@/lib/session/ids';
 import type { ContinuedFrom, EntryId, SessionEntry, SessionSnapshot, StoredSession, SummaryDetails } from '@/lib/session/types';
 import type { FlowPorts, SessionStore } from './ports';
 import type { SessionHandle } from './session';
-import { runSummaryJob, summaryEngine, summaryPlanOptions } from './summaryPipeline';
+import { runSummaryJob, summaryEngine, summaryPlanOptions, summaryChecks } from './summaryPipeline';
 
 /**
  * "Continue in new session" from any entry: the conversation up to that entry
@@ -64,7 +64,7 @@ export async function draftContinuation(s: SessionHandle, entryId: EntryId): Pro
         ports.notify.info('There is nothing to summarise up to that point.');
         return null;
       }
-      const result = await summarizeBranch(prepared.prep, summaryEngine(s, prepared.plan), { signal, onDelta, purpose: 'continuation' });
+      const result = await summarizeBranch(prepared.prep, summaryEngine(s, prepared.plan), { signal, onDelta, purpose: 'continuation', ...summaryChecks(s) });
       if (!result) {
         ports.notify.info('A summary hook cancelled the summary; nothing changed.');
         return null;

@@ -61,6 +61,16 @@ export function summaryPlanOptions(env: SessionEnv, instructions?: string): Summ
   };
 }
 
+/**
+ * What every summary run takes from the session: the token worker's count of
+ * a summary (a model summary larger than what it replaces is rejected; any
+ * session's tokenizer will do for that comparison, so the worker need not
+ * hold this one), and the self-check setting.
+ */
+export function summaryChecks(s: SessionHandle): { countTokens: (text: string) => Promise<number>; selfCheck?: boolean } {
+  return { countTokens: async (text) => (await s.ports.tokens.countTexts([text]))[0] ?? 0, ...(s.env().settings.selfCheck ? { selfCheck: true } : {}) };
+}
+
 /** The model through the transport when a plan exists, else the built-in extractive summarizer. */
 export function summaryEngine(s: SessionHandle, plan: SummaryPlan | null): SummaryEngine {
   const env = s.env();

@@ -5,7 +5,7 @@ import type { SummaryEntry } from '@/lib/session/revisions';
 import type { EntryId, NewEntry, SummaryDetails, SummaryRevisionEntry } from '@/lib/session/types';
 import { prepareAbandonedBranch } from './branch';
 import type { SessionHandle } from './session';
-import { runSummaryJob, summaryEngine, summaryPlanOptions, syncTokens } from './summaryPipeline';
+import { runSummaryJob, summaryEngine, summaryPlanOptions, syncTokens, summaryChecks } from './summaryPipeline';
 
 /**
  * Later decisions about a summary are appended as summary_revision entries at
@@ -66,13 +66,13 @@ export async function regenerateSummary(s: SessionHandle, target: SummaryEntry, 
         await syncTokens(s);
         const prepared = await ports.tokens.prepareRegeneration(s.sessionId, target.id, env.settings, summaryPlanOptions(env, instructions));
         if (!prepared) throw new Error('This compaction is not on the current path any more.');
-        const result = await compact(prepared.prep, summaryEngine(s, prepared.plan), { signal, onDelta });
+        const result = await compact(prepared.prep, summaryEngine(s, prepared.plan), { signal, onDelta, ...summaryChecks(s) });
         if (!result) return null;
         ({ summary, details } = result);
       } else {
         const prepared = await prepareAbandonedBranch(s, target.fromId, target.parentId, instructions);
         if (!prepared) throw new Error('The branch this summary came from has nothing left to summarise.');
-        const result = await summarizeBranch(prepared.prep, summaryEngine(s, prepared.plan), { signal, onDelta });
+        const result = await summarizeBranch(prepared.prep, summaryEngine(s, prepared.plan), { signal, onDelta, ...summaryChecks(s) });
         if (!result) return null;
         summary = result.summary;
         details = { ...result.details, tokensSummarized: prepared.prep.tokens };

@@ -81,6 +81,8 @@ export const summaryDetailsSchema = z.looseObject({
   summarizedEntryCount: z.number().optional(),
   tokensSummarized: z.number().optional(),
   summaryTokens: z.number().optional(),
+  fallback: z.object({ model: z.string(), reason: z.enum(['empty', 'length', 'larger']), attempts: z.number() }).optional(),
+  selfCheck: z.object({ usage: usageSchema.optional(), patched: z.boolean() }).optional(),
 });
 
 const tokenCache = z.object({ v: z.number(), o200k: z.number(), cl100k: z.number().optional(), chars4: z.number() });
@@ -123,6 +125,7 @@ export const compactionSettingsSchema = z.object({
   keepRecentTokens: z.number().int().min(0),
   thresholdPercent: z.number().min(0).max(1).optional(),
   toolResultMaxChars: z.number().int().min(0),
+  selfCheck: z.boolean().optional(),
 });
 
 export const sessionMetaSchema = z.looseObject({

@@ -158,6 +158,20 @@ export interface SummaryDetails {
   tokensSummarized?: number;
   /** Tokens the summary occupies in context (branch summaries; compactions have tokensAfter). */
   summaryTokens?: number;
+  /** The model's summary was rejected (empty, cut off, or larger than what it replaces) twice; this is the extractive summary instead. */
+  fallback?: SummaryFallback;
+  /** The optional self-check pass ran: what it cost, and whether it changed the summary. */
+  selfCheck?: { usage?: Usage; patched: boolean };
+}
+
+export type SummaryFlaw = 'empty' | 'length' | 'larger';
+
+export interface SummaryFallback {
+  /** The model whose summaries were rejected. */
+  model: string;
+  /** Why the last attempt was rejected. */
+  reason: SummaryFlaw;
+  attempts: number;
 }
 
 export interface CompactionEntry extends EntryBase {
@@ -244,6 +258,8 @@ export interface CompactionSettings {
   thresholdPercent?: number;
   /** Tool results are cut to this many characters in the summarizer's input. */
   toolResultMaxChars: number;
+  /** After a model summary, one more call checks it for omissions and patches it (costs a second request). Off when absent. */
+  selfCheck?: boolean;
 }
 
 export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
@@ -251,6 +267,7 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
   reserveTokens: 16_384,
   keepRecentTokens: 20_000,
   toolResultMaxChars: 2_000,
+  selfCheck: false,
 };
 
 export interface SessionSource {

@@ -62,6 +62,16 @@ describe('the compaction form', () => {
     expect(parseCompactionForm(form)).toEqual({ ok: true, value: settings });
   });
 
+  it('the self-check is off unless switched on, and a session can switch it off again', () => {
+    expect(toCompactionForm({}, DEFAULT_COMPACTION_SETTINGS).selfCheck).toBe(false);
+    const on = { ...DEFAULT_COMPACTION_SETTINGS, selfCheck: true };
+    expect(toCompactionForm({}, on).selfCheck).toBe(true);
+    const sessionForm = toCompactionForm({ selfCheck: false }, on);
+    expect(parseCompactionForm(sessionForm)).toMatchObject({ ok: true, value: { selfCheck: false } });
+    expect(readAppSettings({ compaction: { selfCheck: 'yes' } }).compaction.selfCheck).toBe(false);
+    expect(readAppSettings({ compaction: { selfCheck: true } }).compaction.selfCheck).toBe(true);
+  });
+
   it('names the field that is wrong', () => {
     const form = toCompactionForm({}, DEFAULT_COMPACTION_SETTINGS);
     expect(parseCompactionForm({ ...form, keepRecentTokens: '1.5' })).toEqual({ ok: false, error: 'Keep recent tokens must be a whole number ≥ 0.' });

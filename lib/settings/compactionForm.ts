@@ -10,6 +10,8 @@ export interface CompactionForm {
   keepRecentTokens: string;
   thresholdPercent: string;
   toolResultMaxChars: string;
+  /** The self-check pass after a model summary (a second request). */
+  selfCheck: boolean;
 }
 
 export function toCompactionForm(overrides: Partial<CompactionSettings>, base: CompactionSettings): CompactionForm {
@@ -20,6 +22,7 @@ export function toCompactionForm(overrides: Partial<CompactionSettings>, base: C
     keepRecentTokens: String(v.keepRecentTokens),
     thresholdPercent: v.thresholdPercent !== undefined ? String(Math.round(v.thresholdPercent * 100)) : '',
     toolResultMaxChars: String(v.toolResultMaxChars),
+    selfCheck: v.selfCheck ?? false,
   };
 }
 
@@ -40,6 +43,7 @@ export function parseCompactionForm(form: CompactionForm): FormResult {
     reserveTokens: int(form.reserveTokens, 'Reserve tokens'),
     keepRecentTokens: int(form.keepRecentTokens, 'Keep recent tokens'),
     toolResultMaxChars: int(form.toolResultMaxChars, 'Tool result max characters'),
+    selfCheck: form.selfCheck,
     ...(threshold !== undefined ? { thresholdPercent: threshold / 100 } : {}),
   };
   return errors.length ? { ok: false, error: errors[0]! } : { ok: true, value };

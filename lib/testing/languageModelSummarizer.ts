@@ -54,6 +54,7 @@ export function languageModelSummarizer(model: LanguageModel, options: LanguageM
       });
       let text = '';
       let usage: Usage | undefined;
+      let finishReason: string | undefined;
       try {
         for await (const part of result.stream) {
           if (part.type === 'text-delta') {
@@ -65,6 +66,7 @@ export function languageModelSummarizer(model: LanguageModel, options: LanguageM
             throw abortError();
           } else if (part.type === 'finish') {
             usage = usageFromAi(part.totalUsage);
+            finishReason = part.finishReason;
           }
         }
       } catch (e) {
@@ -73,7 +75,7 @@ export function languageModelSummarizer(model: LanguageModel, options: LanguageM
       }
       // An abort can end the stream quietly; what arrived is not a summary.
       throwIfAborted(signal);
-      return usage ? { text, usage } : { text };
+      return { text, ...(usage ? { usage } : {}), ...(finishReason ? { finishReason } : {}) };
     },
   };
 }

@@ -21,6 +21,8 @@ export interface ScriptedModelOptions {
   deltaChars?: number;
   provider?: string;
   modelId?: string;
+  /** Report a reply cut at maxOutputTokens as finished normally: a model that stops right at its limit (worst case for budgets). */
+  stopAtLimit?: boolean;
 }
 
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
@@ -38,9 +40,13 @@ export function scriptedModel(reply: (req: { system: string; prompt: string; cal
         else if (m.role === 'user') for (const p of m.content) if (p.type === 'text') prompt += p.text;
       }
       let output = reply({ system, prompt, call: calls.length + 1 });
+      let finish: 'stop' | 'length' = 'stop';
       if (options.maxOutputTokens !== undefined) {
         const toks = encode(output, AS_TEXT);
-        if (toks.length > options.maxOutputTokens) output = decode(toks.slice(0, options.maxOutputTokens));
+        if (toks.length > options.maxOutputTokens) {
+          output = decode(toks.slice(0, options.maxOutputTokens));
+          if (!opts.stopAtLimit) finish = 'length';
+        }
       }
       calls.push({ system, prompt, maxOutputTokens: options.maxOutputTokens, output });
       const size = opts.deltaChars ?? 64;
@@ -56,7 +62,7 @@ export function scriptedModel(reply: (req: { system: string; prompt: string; cal
             { type: 'text-end' as const, id: 't' },
             {
               type: 'finish' as const,
-              finishReason: { unified: 'stop' as const, raw: undefined },
+              finishReason: { unified: finish, raw: undefined },
               usage: {
                 inputTokens: { total: encode(system + prompt, AS_TEXT).length, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
                 outputTokens: { total: outTokens, text: outTokens, reasoning: undefined },

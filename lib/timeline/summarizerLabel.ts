@@ -1,4 +1,5 @@
-import type { SummarizerInfo } from '@/lib/session/types';
+import { FLAW_TEXT } from '@/lib/compaction/summaryCheck';
+import type { SummarizerInfo, SummaryFallback } from '@/lib/session/types';
 
 /** Who wrote a summary, in a few words: the model, "extractive, no model", a hook, or the tool it was imported from. */
 export function summarizerLabel(s: SummarizerInfo): string {
@@ -12,4 +13,9 @@ export function summarizerLabel(s: SummarizerInfo): string {
     case 'imported':
       return `imported from ${s.source}`;
   }
+}
+
+/** Why an extractive summary stands where a model summary was asked for (issue 17, item 7). */
+export function fallbackNote(f: SummaryFallback): string {
+  return `the summary of ${f.model} was not used: ${FLAW_TEXT[f.reason]} (${f.attempts} attempt${f.attempts === 1 ? '' : 's'})`;
 }
