@@ -8,16 +8,28 @@ import { useModalDialog } from '@/components/common/useModalDialog';
 import { Markdown } from '@/components/common/Markdown';
 import { formatCount } from '@/lib/format/numbers';
 import { useRun } from '@/components/state/hooks';
+import type { KeepRecent } from '@/lib/compaction/keepRecent';
 import type { CompactionPreview } from '@/lib/compaction/prepare';
+import { keepRecentRequest } from '@/lib/flows/compaction';
 import { errorMessage } from '@/lib/errors';
 import type { SessionFlows } from '@/lib/flows/app';
 
 const NO_REASON: Record<string, string> = {
   empty: 'This session has no messages yet.',
   'already-compacted': 'The latest entry is already a compaction: there is nothing new to summarise.',
-  'below-keep-recent': 'Everything since the last compaction fits in the recent context kept verbatim.',
-  'nothing-to-summarize': 'There is no complete message before the kept recent context to summarise.',
+  'below-keep-recent': 'Everything since the last compaction fits in the recent context kept verbatim. Lower “Keep recent” (e.g. to 1 turn) to summarise more.',
+  'nothing-to-summarize': 'There is no complete message before the kept recent context to summarise. Lower “Keep recent” (e.g. to 1 turn) to summarise more.',
 };
+
+/** Typing in "Keep recent" waits this long before the worker is asked again. */
+const PREVIEW_DEBOUNCE_MS = 250;
+
+/** The field's text as a keep-recent value, or null while it is not a usable number (empty, negative, a fraction of a turn). */
+function parseKeep(text: string, unit: KeepRecent['unit']): KeepRecent | null {
+  const n = Number(text.trim());
+  if (text.trim() === '' || !Number.isInteger(n) || n < (unit === 'turns' ? 1 : 0)) return null;
+  return { unit, value: n };
+}
 
 /**
  * Manual compaction: shows what will be summarised and what kept (with token
@@ -29,27 +41,41 @@ export function CompactDialog({ session, onClose }: { session: SessionFlows; onC
   const [preview, setPreview] = useState<CompactionPreview | null>(null);
   const [previewError, setPreviewError] = useState<string | null>(null);
   const [instructions, setInstructions] = useState('');
+  const [keepText, setKeepText] = useState(() => String(session.env().settings.keepRecentTokens));
+  const [keepUnit, setKeepUnit] = useState<KeepRecent['unit']>('tokens');
+  const keep = parseKeep(keepText, keepUnit);
+  const keepValue = keep?.value;
   const run = useRun(session.sessionId);
   const running = run?.kind === 'compaction';
 
-  // Mounted only while open: the preview is computed once, when it opens.
+  // Mounted only while open: the preview is computed when it opens and again, debounced, when "Keep recent" changes.
+  // The worker does the counting, so typing never blocks the page; an answer overtaken by a newer question is dropped.
   useEffect(() => {
+    if (keepValue === undefined) return;
     let cancelled = false;
-    (async () => {
+    const timer = setTimeout(async () => {
       try {
-        const p = await session.previewCompaction();
-        if (!cancelled) setPreview(p);
+        const p = await session.previewCompaction({ unit: keepUnit, value: keepValue });
+        if (!cancelled) {
+          setPreview(p);
+          setPreviewError(null);
+        }
       } catch (err) {
         if (!cancelled) setPreviewError(errorMessage(err));
       }
-    })();
+    }, PREVIEW_DEBOUNCE_MS);
     return () => {
       cancelled = true;
+      clearTimeout(timer);
     };
-  }, [session]);
+  }, [session, keepUnit, keepValue]);
 
   async function start() {
-    const id = await session.compact({ reason: 'manual', ...(instructions.trim() ? { instructions: instructions.trim() } : {}) });
+    const id = await session.compact({
+      reason: 'manual',
+      ...keepRecentRequest(keep ?? undefined),
+      ...(instructions.trim() ? { instructions: instructions.trim() } : {}),
+    });
     if (id) {
       setInstructions('');
       onClose();
@@ -76,6 +102,45 @@ export function CompactDialog({ session, onClose }: { session: SessionFlows; onC
       <DialogHeader id="compact-title" title="Compact context" onClose={close} />
       <div className="dialog-body">
         <p className="muted small">Older messages become a structured summary; the recent ones stay word for word. Nothing is deleted: the originals stay in the session, and the summary can be undone.</p>
+        <div className="keep-recent">
+          <label className="field">
+            <span>Keep recent</span>
+            <input
+              type="number"
+              min={keepUnit === 'turns' ? 1 : 0}
+              step={keepUnit === 'turns' ? 1 : 1000}
+              value={keepText}
+              disabled={running}
+              aria-invalid={keep === null}
+              aria-describedby="keep-recent-hint"
+              onChange={(e) => setKeepText(e.target.value)}
+            />
+          </label>
+          <label className="field">
+            <span>Unit</span>
+            <select
+              aria-label="Keep recent unit"
+              value={keepUnit}
+              disabled={running}
+              onChange={(e) => {
+                const unit = e.target.value as KeepRecent['unit'];
+                setKeepUnit(unit);
+                // A token figure read as turns (or the reverse) means nothing: start from the unit's usual value.
+                setKeepText(unit === 'turns' ? '1' : String(session.env().settings.keepRecentTokens));
+              }}
+            >
+              <option value="tokens">tokens</option>
+              <option value="turns">turns</option>
+            </select>
+          </label>
+          <p id="keep-recent-hint" className="muted small">
+            {keep === null
+              ? keepUnit === 'turns'
+                ? 'Enter a whole number of turns, 1 or more.'
+                : 'Enter a whole number of tokens.'
+              : 'What stays word for word; everything before it is summarised. The default comes from Settings.'}
+          </p>
+        </div>
         {previewError && <p role="alert">Could not compute the preview: {previewError}</p>}
         {!preview && !previewError && <p className="muted">Working out what would be summarised…</p>}
         {preview && !preview.ok && <p role="status">{NO_REASON[preview.reason] ?? preview.reason}</p>}
@@ -137,7 +202,7 @@ export function CompactDialog({ session, onClose }: { session: SessionFlows; onC
             <button type="button" className="btn" onClick={onClose}>
               Cancel
             </button>
-            <button type="button" className="btn primary" disabled={!preview?.ok} onClick={start}>
+            <button type="button" className="btn primary" disabled={!preview?.ok || keep === null} onClick={start}>
               <FoldVertical aria-hidden="true" className="icon" />
               Summarize and compact
             </button>

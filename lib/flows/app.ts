@@ -8,6 +8,7 @@ import { DEFAULT_COMPACTION_SETTINGS, type ContinuedFrom, type EntryId, type Ses
 import { arriveAt, leavesBranch, type LeaveChoice } from './branch';
 import { draftRow } from './draft';
 import { changeModel, editAndResend, regenerateReply, send, stop, switchSibling } from './chat';
+import type { KeepRecent } from '@/lib/compaction/keepRecent';
 import { compactSession, previewCompaction, type CompactRequest } from './compaction';
 import { draftContinuation, findContinuationSource, startContinuation, type ContinuationDraft } from './continueSession';
 import { exportEverything, exportSession, type ExportFormat } from './exportSessions';
@@ -82,7 +83,7 @@ export class SessionFlows implements SessionHandle {
   changeModel = (model: string) => changeModel(this, model);
 
   compact = (req: CompactRequest) => compactSession(this, req);
-  previewCompaction = () => previewCompaction(this);
+  previewCompaction = (keep?: KeepRecent) => previewCompaction(this, keep);
   syncTokens = () => syncTokens(this);
   contextBreakdown = async () => {
     await syncTokens(this);

@@ -1,5 +1,6 @@
 import { compact, compactionEntryFrom } from '@/lib/compaction/compact';
 import { compactionLimit, compactionVerdict, emergencyKeepRecent, shouldCompact, wouldOverflow, type CompactionVerdict } from '@/lib/compaction/policy';
+import type { KeepRecent } from '@/lib/compaction/keepRecent';
 import type { CompactionPreview } from '@/lib/compaction/prepare';
 import { FALLBACK_CONTEXT_WINDOW } from '@/lib/providers/catalog';
 import { usageOverflow } from '@/lib/providers/overflow';
@@ -15,6 +16,8 @@ export interface CompactRequest {
   reason: CompactReason;
   instructions?: string;
   keepRecentTokens?: number;
+  /** Keep this many recent turns instead (the Compact dialog's "Keep recent" in turns); wins over keepRecentTokens. */
+  keepRecentTurns?: number;
   force?: boolean;
   /** A run already on screen for this session (overflow recovery inside a reply) to report progress on. */
   run?: Run;
@@ -52,14 +55,14 @@ export function compactSession(s: SessionHandle, req: CompactRequest): Promise<E
       // Prepared on exactly that path, so the entry is appended under `leafId` even if the view moved on.
       const prepared = await s.sync.pinned(target.path, target.opts, () =>
         ports.tokens.prepareCompaction(s.sessionId, env.settings, {
-          ...(req.keepRecentTokens !== undefined ? { keepRecentTokens: req.keepRecentTokens } : {}),
+          ...keepRecentOptions(req),
           ...(req.force ? { force: true } : {}),
           ...(env.chatModel ? { window: env.chatModel.contextWindow } : {}),
           ...(plan ? { plan } : {}),
         }),
       );
       if (!prepared) {
-        if (req.reason === 'manual') ports.notify.info('Nothing to compact yet: everything fits in the recent context that is kept verbatim.');
+        if (req.reason === 'manual') ports.notify.info('Nothing to compact yet: everything fits in the recent context that is kept verbatim. Lower "Keep recent" (e.g. to 1 turn) to summarise more.');
         return null;
       }
       const { prep } = prepared;
@@ -163,9 +166,27 @@ export function autoCompactLimit(env: Pick<SessionEnv, 'settings' | 'chatModel'>
   return env.chatModel ? compactionLimit(env.chatModel.contextWindow, env.settings) : undefined;
 }
 
-/** What a compaction now would summarise and keep, for the Compact dialog. */
-export async function previewCompaction(s: SessionHandle): Promise<CompactionPreview> {
+function keepRecentOptions(k: { keepRecentTokens?: number; keepRecentTurns?: number }): { keepRecentTokens?: number; keepRecentTurns?: number } {
+  if (k.keepRecentTurns !== undefined) return { keepRecentTurns: k.keepRecentTurns };
+  return k.keepRecentTokens !== undefined ? { keepRecentTokens: k.keepRecentTokens } : {};
+}
+
+/** The Compact dialog's "Keep recent" as a compaction request's fields. */
+export function keepRecentRequest(keep: KeepRecent | undefined): Pick<CompactRequest, 'keepRecentTokens' | 'keepRecentTurns'> {
+  if (!keep) return {};
+  return keep.unit === 'turns' ? { keepRecentTurns: keep.value } : { keepRecentTokens: keep.value };
+}
+
+/**
+ * What a compaction now would summarise and keep, for the Compact dialog;
+ * `keep` is the dialog's "Keep recent" (default: the settings' keep-recent tokens).
+ * Computed by the token worker, so the dialog can ask again on every change.
+ */
+export async function previewCompaction(s: SessionHandle, keep?: KeepRecent): Promise<CompactionPreview> {
   await syncTokens(s);
   const env = s.env();
-  return s.ports.tokens.previewCompaction(s.sessionId, env.settings, env.chatModel ? { window: env.chatModel.contextWindow } : {});
+  return s.ports.tokens.previewCompaction(s.sessionId, env.settings, {
+    ...keepRecentOptions(keepRecentRequest(keep)),
+    ...(env.chatModel ? { window: env.chatModel.contextWindow } : {}),
+  });
 }

@@ -23,6 +23,8 @@ import type { CompactionPreparation, SummaryPlan } from '@/lib/compaction/types'
 import { prepareBranchSummary, type BranchSummaryPreparation } from '@/lib/branch/prepare';
 import { planBranchSummary, type BranchPurpose } from '@/lib/branch/summarize';
 import { compactionSummaryText, branchSummaryText } from '@/lib/tokens/entryText';
+import { countsInKeptContext } from '@/lib/compaction/cutPoint';
+import { keepRecentTokensForTurns } from '@/lib/compaction/keepRecent';
 import { compactionCut, type CutOptions, type CutResult } from './cut';
 
 export interface SessionTokenOptions {
@@ -44,6 +46,9 @@ export interface SummaryPlanOptions {
   maxOutputTokens: number;
   customInstructions?: string;
 }
+
+/** Preparation options as the flows send them: keep-recent may be given in turns, which only the worker can turn into tokens. */
+export type KeepRecentOptions = PrepareOptions & { keepRecentTurns?: number };
 
 export interface PathUpdate {
   figure: ContextFigure;
@@ -176,7 +181,13 @@ export function createTokensService() {
   }
 
   /** The hybrid context figure is better than the path counts alone: preparation uses it when the caller gave none. */
-  function withFigure(s: SessionState, opts: PrepareOptions): PrepareOptions {
+  function withFigure(s: SessionState, { keepRecentTurns, ...opts }: KeepRecentOptions): PrepareOptions {
+    if (keepRecentTurns !== undefined) {
+      const path = s.index.entries();
+      const summaries = s.index.summaryStates();
+      const start = s.index.compactionState().keptFromIndex;
+      opts.keepRecentTokens = keepRecentTokensForTurns(path, s.index.pathTokens(), start, keepRecentTurns, (i) => countsInKeptContext(path[i]!, summaries));
+    }
     return { ...opts, contextTokens: opts.contextTokens ?? s.index.figure(s.opts.contextWindow).tokens, window: opts.window ?? s.opts.contextWindow };
   }
 
@@ -327,7 +338,7 @@ export function createTokensService() {
      * What a compaction at the current leaf would summarise and keep, with
      * token figures (the manual Compact dialog shows it before asking).
      */
-    previewCompaction(sessionKey: string, settings: CompactionSettings, opts: PrepareOptions = {}): CompactionPreview {
+    previewCompaction(sessionKey: string, settings: CompactionSettings, opts: KeepRecentOptions = {}): CompactionPreview {
       const s = state(sessionKey);
       return previewCompaction(s.index.entries(), s.index.pathTokens(), settings, withFigure(s, opts));
     },
@@ -340,7 +351,7 @@ export function createTokensService() {
     async prepareCompaction(
       sessionKey: string,
       settings: CompactionSettings,
-      opts: PrepareOptions & { plan?: SummaryPlanOptions } = {},
+      opts: KeepRecentOptions & { plan?: SummaryPlanOptions } = {},
     ): Promise<{ prep: CompactionPreparation; plan: SummaryPlan | null } | null> {
       const s = state(sessionKey);
       const { plan: planOpts, ...prepOpts } = opts;
