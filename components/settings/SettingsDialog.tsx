@@ -20,7 +20,7 @@ import { StorageInfo } from './StorageInfo';
 type Draft = CompactionForm;
 
 function CompactionFields({ draft, onChange, legend }: { draft: Draft; onChange: (d: Draft) => void; legend: string }) {
-  const set = (k: keyof Draft) => (e: React.ChangeEvent<HTMLInputElement>) => onChange({ ...draft, [k]: k === 'enabled' ? e.target.checked : e.target.value });
+  const set = (k: keyof Draft) => (e: React.ChangeEvent<HTMLInputElement>) => onChange({ ...draft, [k]: e.target.type === 'checkbox' ? e.target.checked : e.target.value });
   return (
     <fieldset className="settings-group">
       <legend>{legend}</legend>
@@ -42,6 +42,13 @@ function CompactionFields({ draft, onChange, legend }: { draft: Draft; onChange:
       <label className="field">
         <span>Tool result max characters (in the summarizer’s input)</span>
         <input type="number" min={0} value={draft.toolResultMaxChars} onChange={set('toolResultMaxChars')} />
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={draft.maskToolOutput} onChange={set('maskToolOutput')} /> Mask old tool output first (a summary runs only when that is not enough)
+      </label>
+      <label className="field">
+        <span>Protected recent tokens (tool output there is never masked)</span>
+        <input type="number" min={0} value={draft.maskProtectTokens} onChange={set('maskProtectTokens')} />
       </label>
     </fieldset>
   );

@@ -1,3 +1,4 @@
+import { carriedPositions } from '@/lib/session/pins';
 import { resolveSummaries, type EffectiveSummary } from '@/lib/session/revisions';
 import type { CompactionEntry, CompactionSettings, EntryId, SessionEntry } from '@/lib/session/types';
 import type { PathTokens } from '@/lib/tokens/pathTokens';
@@ -81,9 +82,16 @@ export function contextTokensOf(path: readonly SessionEntry[], tokens: PathToken
 }
 
 function contextTokensFromState(path: readonly SessionEntry[], tokens: PathTokens, st: PathState): number {
-  let total = st.compactionIndex >= 0 ? tokens.counts[st.compactionIndex]! : 0;
+  let total = st.compactionIndex >= 0 ? tokens.counts[st.compactionIndex]! + pinnedTokens(path, tokens, st.boundaryStart) : 0;
   for (let i = st.boundaryStart; i < path.length; i++) if (countsInKeptContext(path[i]!, st.summaries)) total += tokens.counts[i]!;
   return total;
+}
+
+/** Tokens of the pinned messages (with their calls' results) before `before`: carried verbatim after the summary. */
+function pinnedTokens(path: readonly SessionEntry[], tokens: PathTokens, before: number): number {
+  let t = 0;
+  for (const i of carriedPositions(path, before)) t += tokens.counts[i]!;
+  return t;
 }
 
 function itemsOf(path: readonly SessionEntry[], from: number, to: number, summaries: Map<EntryId, EffectiveSummary>): SummaryItem[] {
@@ -207,6 +215,10 @@ function buildPreparation(
   const tokensTurnPrefix = isSplitTurn ? sumCounts(tokens, path, historyEnd, cut.firstKeptIndex, st.summaries) : 0;
   const tokensBefore = opts.contextTokens ?? contextTokensFromState(path, tokens, st);
   const summaryTokens = Math.min(summaryOutputBudget(settings), previousSummaryTokens + tokensSummarized + tokensTurnPrefix);
+  // Pinned messages before the cut stay in the context after the summary: part of the figure after.
+  const pinned = carriedPositions(path, cut.firstKeptIndex);
+  let tokensPinned = 0;
+  for (const i of pinned) tokensPinned += tokens.counts[i]!;
   const all = [...messagesToSummarize, ...turnPrefixMessages];
 
   return {
@@ -223,7 +235,9 @@ function buildPreparation(
     tokensSummarized,
     tokensTurnPrefix,
     previousSummaryTokens,
-    estimatedTokensAfter: cut.keptTokens + summaryTokens,
+    tokensPinned,
+    pinnedEntryIds: pinned.map((i) => path[i]!.id),
+    estimatedTokensAfter: cut.keptTokens + tokensPinned + summaryTokens,
     previousSummary,
     previousCompactionId,
     fileOps: toFileLists(ops),
@@ -299,6 +313,8 @@ export type CompactionPreview =
       /** The split turn's prefix (its own summary), or null for a clean cut. */
       turnPrefix: RangeFigures | null;
       keep: RangeFigures;
+      /** Pinned messages (with their calls' results) before the cut: carried verbatim after the summary. */
+      pinned: { count: number; tokens: number };
       estimatedTokensAfter: number;
       readFiles: number;
       modifiedFiles: number;
@@ -347,6 +363,7 @@ export function previewCompaction(
     summarize: figures(path, tokens, prep.summarizeFromIndex, historyEnd, st.summaries, prep.messagesToSummarize),
     turnPrefix: prep.isSplitTurn ? figures(path, tokens, historyEnd, prep.firstKeptIndex, st.summaries, prep.turnPrefixMessages) : null,
     keep: figures(path, tokens, prep.firstKeptIndex, path.length, st.summaries, null),
+    pinned: { count: prep.pinnedEntryIds.length, tokens: prep.tokensPinned },
     estimatedTokensAfter: prep.estimatedTokensAfter,
     readFiles: prep.fileOps.readFiles.length,
     modifiedFiles: prep.fileOps.modifiedFiles.length,

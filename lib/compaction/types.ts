@@ -58,7 +58,11 @@ export interface CompactionPreparation {
   tokensTurnPrefix: number;
   /** Tokens of the previous summary that this one replaces (0 without one). */
   previousSummaryTokens: number;
-  /** Upper bound of the context after compaction: kept tokens plus the summary's output budget. */
+  /** Tokens of the pinned messages before the cut (and their calls' results), carried verbatim after the summary. */
+  tokensPinned: number;
+  /** Those entries, in path order. */
+  pinnedEntryIds: EntryId[];
+  /** Upper bound of the context after compaction: kept and pinned tokens plus the summary's output budget. */
   estimatedTokensAfter: number;
   /** Effective text of the compaction in effect (after revisions; undone ones skipped), file footer included. */
   previousSummary: string | null;

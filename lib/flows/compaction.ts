@@ -8,6 +8,7 @@ import { formatCount } from '@/lib/format/numbers';
 import type { EntryId, UserContent } from '@/lib/session/types';
 import type { Run } from './runs';
 import type { SessionEnv, SessionHandle } from './session';
+import { maskToolOutput } from './masking';
 import { runSummaryJob, summaryEngine, summaryPlanOptions, syncTarget, syncTokens } from './summaryPipeline';
 
 export type CompactReason = 'manual' | 'auto' | 'overflow' | 'truncated' | 'before-send';
@@ -68,9 +69,11 @@ export function compactSession(s: SessionHandle, req: CompactRequest): Promise<E
       const { prep } = prepared;
       const window = env.chatModel?.contextWindow;
       // When the kept tail alone is as large as the context, no summary can help: do not spend a summarizer call.
-      const early = compactionVerdict({ tokensBefore: prep.tokensBefore, tokensKept: prep.tokensKept, summaryTokens: 0, window });
+      // Pinned messages stay in the context with the kept tail: they count on the "after" side.
+      const tokensKept = prep.tokensKept + prep.tokensPinned;
+      const early = compactionVerdict({ tokensBefore: prep.tokensBefore, tokensKept, summaryTokens: 0, window });
       if (!early.append) {
-        ports.notify.warning(notSmallerMessage(early, prep.tokensBefore, prep.tokensKept, window, true));
+        ports.notify.warning(notSmallerMessage(early, prep.tokensBefore, tokensKept, window, true));
         return null;
       }
       const engine = summaryEngine(s, prepared.plan);
@@ -81,9 +84,9 @@ export function compactSession(s: SessionHandle, req: CompactRequest): Promise<E
       }
       if (signal.aborted) throw new DOMException('Aborted', 'AbortError');
       const summaryTokens = await ports.tokens.summaryTokens(s.sessionId, result.summary);
-      const verdict = compactionVerdict({ tokensBefore: result.tokensBefore, tokensKept: prep.tokensKept, summaryTokens, window });
+      const verdict = compactionVerdict({ tokensBefore: result.tokensBefore, tokensKept, summaryTokens, window });
       if (!verdict.append) {
-        ports.notify.warning(notSmallerMessage(verdict, result.tokensBefore, prep.tokensKept, window));
+        ports.notify.warning(notSmallerMessage(verdict, result.tokensBefore, tokensKept, window));
         return null;
       }
       const tokensAfter = Math.round(verdict.tokensAfter);
@@ -130,9 +133,15 @@ export async function autoCompactIfNeeded(s: SessionHandle): Promise<void> {
   if (!settings.enabled) return;
   const figure = s.sync.figure;
   if (!figure) return;
-  if (shouldCompact({ contextTokens: figure.tokens, window: chatModel.contextWindow, settings, streaming: false })) {
-    await compactSession(s, { reason: 'auto' });
+  const over = (tokens: number) => shouldCompact({ contextTokens: tokens, window: chatModel.contextWindow, settings, streaming: false });
+  if (!over(figure.tokens)) return;
+  // The cheap stage first: masking old tool output may make enough room without any summary.
+  if (settings.maskToolOutput && (await maskToolOutput(s, { quiet: true }))) {
+    await syncTokens(s);
+    const after = s.sync.figure;
+    if (after && !over(after.tokens)) return;
   }
+  await compactSession(s, { reason: 'auto' });
 }
 
 /**
@@ -147,9 +156,20 @@ export async function compactBeforeSendIfNeeded(s: SessionHandle, content: UserC
   if (!figure) return null;
   const text = content.map((c) => (c.type === 'text' ? c.text : c.type === 'file' ? (c.text ?? '') : '')).join('\n');
   const [newTokens] = await s.ports.tokens.countTexts([text]);
-  if (!wouldOverflow({ contextTokens: figure.tokens, newMessageTokens: newTokens ?? 0, window: chatModel.contextWindow, settings })) {
+  const fits = (tokens: number) => !wouldOverflow({ contextTokens: tokens, newMessageTokens: newTokens ?? 0, window: chatModel.contextWindow, settings });
+  if (fits(figure.tokens)) {
     s.sync.preview(newTokens ?? 0);
     return null;
+  }
+  if (settings.maskToolOutput) {
+    const maskId = await maskToolOutput(s, { leafId, quiet: true });
+    if (maskId) {
+      const masked = syncTarget(s, maskId);
+      const after = await s.sync.pinned(masked.path, masked.opts, async () => s.sync.figure);
+      if (after && fits(after.tokens)) return maskId;
+      // The message must follow the mask either way: it is on the path now.
+      return (await compactSession(s, { reason: 'before-send', leafId: maskId })) ?? maskId;
+    }
   }
   return compactSession(s, { reason: 'before-send', leafId });
 }

@@ -115,6 +115,15 @@ export const sessionEntrySchema = z.discriminatedUnion('type', [
     details: summaryDetailsSchema.partial().optional(),
   }),
   z.looseObject({ ...base, type: z.literal('custom'), customType: z.string(), data: z.unknown().optional(), display: z.string().optional() }),
+  z.looseObject({ ...base, type: z.literal('pin'), targetId: z.string(), pinned: z.boolean() }),
+  z.looseObject({
+    ...base,
+    type: z.literal('tool_mask'),
+    maskedIds: z.array(z.string()),
+    tokensBefore: z.number(),
+    tokensAfter: z.number(),
+    protectTokens: z.number(),
+  }),
 ]);
 
 export const compactionSettingsSchema = z.object({
@@ -123,6 +132,8 @@ export const compactionSettingsSchema = z.object({
   keepRecentTokens: z.number().int().min(0),
   thresholdPercent: z.number().min(0).max(1).optional(),
   toolResultMaxChars: z.number().int().min(0),
+  maskToolOutput: z.boolean().optional(),
+  maskProtectTokens: z.number().int().min(0).optional(),
 });
 
 export const sessionMetaSchema = z.looseObject({

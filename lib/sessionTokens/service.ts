@@ -15,7 +15,7 @@ import { MESSAGE_OVERHEAD, REPLY_PRIMING, type CountingPayload } from '@/lib/tok
 import { tokenizerFor, type Encoding, type TokenizerInfo } from '@/lib/tokens/tokenizerFor';
 import type { CompactionSettings, EntryId, SessionEntry, TokenCache } from '@/lib/session/types';
 // Specific modules, not the barrels: lib/compaction/summarizer.ts pulls in the AI SDK, which the worker does not need.
-import { prepareCompaction, prepareRegeneration, previewCompaction, type CompactionPreview, type PrepareOptions } from '@/lib/compaction/prepare';
+import { keptRoom, prepareCompaction, prepareRegeneration, previewCompaction, type CompactionPreview, type PrepareOptions } from '@/lib/compaction/prepare';
 import { contextBreakdown, type ContextBreakdown } from '@/lib/tokens/breakdown';
 import { pathTokensFromCounts } from '@/lib/tokens/pathTokens';
 import { planSummary } from '@/lib/compaction/plan';
@@ -25,6 +25,8 @@ import { planBranchSummary, type BranchPurpose } from '@/lib/branch/summarize';
 import { compactionSummaryText, branchSummaryText } from '@/lib/tokens/entryText';
 import { countsInKeptContext } from '@/lib/compaction/cutPoint';
 import { keepRecentTokensForTurns } from '@/lib/compaction/keepRecent';
+import { planToolMask, type MaskPlan } from '@/lib/compaction/mask';
+import { maskStubText } from '@/lib/session/masks';
 import { compactionCut, type CutOptions, type CutResult } from './cut';
 
 export interface SessionTokenOptions {
@@ -418,6 +420,24 @@ export function createTokensService() {
         imageFormula: s.info.imageFormula,
         contextWindow: s.opts.contextWindow,
       });
+    },
+
+    /**
+     * Which old tool outputs a mask made now would cover, and what it saves
+     * (lib/compaction/mask.ts). The protected window is the setting, clamped
+     * like keep-recent to what the chat window leaves for a kept tail. Null
+     * when nothing qualifies.
+     */
+    planToolMask(sessionKey: string, settings: CompactionSettings, opts: { window?: number } = {}): MaskPlan | null {
+      const s = state(sessionKey);
+      const window = opts.window ?? s.opts.contextWindow;
+      const room = keptRoom(settings, window);
+      const protect = Math.min(settings.maskProtectTokens ?? settings.keepRecentTokens, room ?? Infinity);
+      const f = s.index.calibration.factor;
+      // The stub as the index counts a masked result, so the saving matches the figure after the mask.
+      const stubTokens = (e: SessionEntry) =>
+        e.type === 'message' && e.message.role === 'toolResult' ? f * (countText(maskStubText(e.message), s.info.encoding) + MESSAGE_OVERHEAD) : 0;
+      return planToolMask(s.index.entries(), s.index.pathTokens(), { protectTokens: protect, stubTokens, contextTokens: s.index.figure(window).tokens });
     },
 
     /** Tokens a summary will occupy in context once appended (with the framing the model receives). */

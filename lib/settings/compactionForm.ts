@@ -10,6 +10,8 @@ export interface CompactionForm {
   keepRecentTokens: string;
   thresholdPercent: string;
   toolResultMaxChars: string;
+  maskToolOutput: boolean;
+  maskProtectTokens: string;
 }
 
 export function toCompactionForm(overrides: Partial<CompactionSettings>, base: CompactionSettings): CompactionForm {
@@ -20,6 +22,8 @@ export function toCompactionForm(overrides: Partial<CompactionSettings>, base: C
     keepRecentTokens: String(v.keepRecentTokens),
     thresholdPercent: v.thresholdPercent !== undefined ? String(Math.round(v.thresholdPercent * 100)) : '',
     toolResultMaxChars: String(v.toolResultMaxChars),
+    maskToolOutput: v.maskToolOutput ?? false,
+    maskProtectTokens: String(v.maskProtectTokens ?? v.keepRecentTokens),
   };
 }
 
@@ -40,6 +44,8 @@ export function parseCompactionForm(form: CompactionForm): FormResult {
     reserveTokens: int(form.reserveTokens, 'Reserve tokens'),
     keepRecentTokens: int(form.keepRecentTokens, 'Keep recent tokens'),
     toolResultMaxChars: int(form.toolResultMaxChars, 'Tool result max characters'),
+    maskToolOutput: form.maskToolOutput,
+    maskProtectTokens: int(form.maskProtectTokens, 'Protected recent tokens'),
     ...(threshold !== undefined ? { thresholdPercent: threshold / 100 } : {}),
   };
   return errors.length ? { ok: false, error: errors[0]! } : { ok: true, value };
