@@ -34,6 +34,12 @@ export interface MaskOptions {
   stubTokens: (entry: SessionEntry) => number;
   /** The context figure now; default: the path's counts from the kept start. */
   contextTokens?: number;
+  /**
+   * The counted figure now, when the figure above rests on a reported usage:
+   * a mask changes the context under that report, so the figure after it is
+   * the count minus the saving. Default: contextTokens.
+   */
+  countedTokens?: number;
 }
 
 /**
@@ -95,5 +101,6 @@ export function planToolMask(path: readonly SessionEntry[], tokens: PathTokens, 
   }
   if (maskedIds.length === 0) return null;
   const tokensBefore = opts.contextTokens ?? context;
-  return { maskedIds, tokensBefore, tokensAfter: Math.max(0, tokensBefore - saved), saved, protectTokens: opts.protectTokens };
+  const counted = opts.countedTokens ?? tokensBefore;
+  return { maskedIds, tokensBefore, tokensAfter: Math.max(0, counted - saved), saved, protectTokens: opts.protectTokens };
 }

@@ -72,7 +72,7 @@ function pathState(path: readonly SessionEntry[]): PathState {
 
 /** Bookkeeping entries that never reach the model; they don't make a tail "new". */
 function isBookkeeping(e: SessionEntry): boolean {
-  return e.type === 'label' || e.type === 'custom' || e.type === 'summary_revision' || e.type === 'model_change';
+  return e.type === 'label' || e.type === 'custom' || e.type === 'summary_revision' || e.type === 'model_change' || e.type === 'pin' || e.type === 'tool_mask';
 }
 
 /** Context tokens at the leaf from the path's counts: the summary in effect plus what reaches the model from its kept start. */

@@ -437,7 +437,12 @@ export function createTokensService() {
       // The stub as the index counts a masked result, so the saving matches the figure after the mask.
       const stubTokens = (e: SessionEntry) =>
         e.type === 'message' && e.message.role === 'toolResult' ? f * (countText(maskStubText(e.message), s.info.encoding) + MESSAGE_OVERHEAD) : 0;
-      return planToolMask(s.index.entries(), s.index.pathTokens(), { protectTokens: protect, stubTokens, contextTokens: s.index.figure(window).tokens });
+      return planToolMask(s.index.entries(), s.index.pathTokens(), {
+        protectTokens: protect,
+        stubTokens,
+        contextTokens: s.index.figure(window).tokens,
+        countedTokens: s.index.estimate(),
+      });
     },
 
     /** Tokens a summary will occupy in context once appended (with the framing the model receives). */

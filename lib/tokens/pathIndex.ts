@@ -591,6 +591,12 @@ export class PathTokenIndex {
     };
   }
 
+  /** The counted figure of the whole context, ignoring any reported usage: what figure() shows once a change resets the anchor. */
+  estimate(): number {
+    const r = this.requestCount(this.path.length);
+    return this.cal.factor * r.text + this.cal.offset + r.media;
+  }
+
   /** Tokens (calibrated) of the pinned messages carried before the kept part of the context at the leaf. */
   pinnedTokens(): number {
     const { keptFromIndex } = this.compactionState();
