@@ -9,6 +9,7 @@ import { Markdown } from '@/components/common/Markdown';
 import { formatCount } from '@/lib/format/numbers';
 import { useRun } from '@/components/state/hooks';
 import type { KeepRecent } from '@/lib/compaction/keepRecent';
+import type { MaskPlan } from '@/lib/compaction/mask';
 import type { CompactionPreview } from '@/lib/compaction/prepare';
 import { keepRecentRequest } from '@/lib/flows/compaction';
 import { errorMessage } from '@/lib/errors';
@@ -47,6 +48,31 @@ export function CompactDialog({ session, onClose }: { session: SessionFlows; onC
   const keepValue = keep?.value;
   const run = useRun(session.sessionId);
   const running = run?.kind === 'compaction';
+  const [masking, setMasking] = useState<MaskPlan | null>(null);
+  const [masks, setMasks] = useState(0);
+  const [maskBusy, setMaskBusy] = useState(false);
+
+  // What masking old tool output would save, asked again after each mask made here.
+  useEffect(() => {
+    let cancelled = false;
+    session.previewMasking().then(
+      (p) => !cancelled && setMasking(p),
+      () => !cancelled && setMasking(null),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [session, masks]);
+
+  async function maskNow() {
+    setMaskBusy(true);
+    try {
+      await session.maskToolOutput();
+    } finally {
+      setMaskBusy(false);
+      setMasks((n) => n + 1);
+    }
+  }
 
   // Mounted only while open: the preview is computed when it opens and again, debounced, when "Keep recent" changes.
   // The worker does the counting, so typing never blocks the page; an answer overtaken by a newer question is dropped.
@@ -68,7 +94,7 @@ export function CompactDialog({ session, onClose }: { session: SessionFlows; onC
       cancelled = true;
       clearTimeout(timer);
     };
-  }, [session, keepUnit, keepValue]);
+  }, [session, keepUnit, keepValue, masks]);
 
   async function start() {
     const id = await session.compact({
@@ -165,6 +191,14 @@ export function CompactDialog({ session, onClose }: { session: SessionFlows; onC
             <dd>
               {preview.keep.messageCount} messages, {formatCount(preview.keep.tokens)} tokens
             </dd>
+            {preview.pinned.count > 0 && (
+              <>
+                <dt>Pinned</dt>
+                <dd>
+                  {preview.pinned.count} messages, {formatCount(preview.pinned.tokens)} tokens, carried verbatim after the summary
+                </dd>
+              </>
+            )}
             <dt>After (at most)</dt>
             <dd>{formatCount(preview.estimatedTokensAfter)} tokens</dd>
             <dt>Files</dt>
@@ -174,6 +208,18 @@ export function CompactDialog({ session, onClose }: { session: SessionFlows; onC
             <dt>Summarizer</dt>
             <dd>{summarizerLabel}</dd>
           </dl>
+        )}
+        {masking && (
+          <div className="mask-offer">
+            <p>
+              Masking old tool output saves {formatCount(masking.saved)} tokens ({masking.maskedIds.length} results older than the last {formatCount(masking.protectTokens)} tokens become one-line
+              stubs; the outputs are kept and it can be undone).{' '}
+              {session.env().settings.maskToolOutput ? 'Automatic compaction does this first.' : 'Turn on “Mask old tool output first” in Settings to do this before automatic summaries.'}
+            </p>
+            <button type="button" className="btn" disabled={running || maskBusy} onClick={() => void maskNow()}>
+              Mask old tool output
+            </button>
+          </div>
         )}
         <label className="field">
           <span>Focus instructions (optional)</span>
