@@ -164,7 +164,7 @@ export function CompactDialog({ session, onClose }: { session: SessionFlows; onC
               ? keepUnit === 'turns'
                 ? 'Enter a whole number of turns, 1 or more.'
                 : 'Enter a whole number of tokens.'
-              : 'What stays word for word; everything before it is summarised. The default comes from Settings.'}
+              : 'What stays word for word; anything older goes into the summary. The default comes from Settings.'}
           </p>
         </div>
         {previewError && <p role="alert">Could not compute the preview: {previewError}</p>}

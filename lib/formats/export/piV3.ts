@@ -131,7 +131,7 @@ export function exportPiV3(snapshot: SessionSnapshot): string {
       case 'summary_revision':
         rec = { type: 'custom', ...base, customType: 'longctx:summary_revision', data: { targetId: e.targetId, action: e.action, ...(e.summary !== undefined ? { summary: e.summary } : {}) } };
         break;
-      // pi has no pins nor masks: kept as custom records, which pi ignores and our pi reader restores.
+      // pi has neither pins nor masks: kept as custom records, which pi ignores (read back, they no longer apply).
       case 'pin':
         rec = { type: 'custom', ...base, customType: 'longctx:pin', data: { targetId: e.targetId, pinned: e.pinned } };
         break;
