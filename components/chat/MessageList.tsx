@@ -159,7 +159,7 @@ export function MessageList({
                     siblings={siblingInfo(tree, row.entry)}
                     label={labels.get(row.entry.id)}
                     pinned={context.pinned.has(row.entry.id)}
-                    masked={context.masked.has(row.entry.id)}
+                    masked={context.masked.has(row.entry.id) && (row.index >= context.keptFromIndex || carried.has(row.entry.id))}
                     actions={actions}
                   />
                 ) : row.entry.type === 'compaction' || row.entry.type === 'branch_summary' ? (
