@@ -77,6 +77,12 @@ describe('tool-output masking before summarising (issue 17, item 10)', () => {
       expect(Math.abs(s.sync.figure!.tokens - planned.tokensAfter)).toBeLessThanOrEqual(1);
       expect(s.sync.figure!.tokens).toBeLessThanOrEqual(limit);
 
+      // The protected recent window is untouched: at least protectTokens of context follow the newest masked result.
+      const { ids, counts } = await ports.tokens.pathTokens(id);
+      const newest = Math.max(...mask.maskedIds.map((m) => ids.indexOf(m)));
+      let recent = 0;
+      for (let i = newest + 1; i < ids.length; i++) recent += counts[i]!;
+      expect(recent).toBeGreaterThanOrEqual(planned.protectTokens);
       // Originals intact: the masked entries are stored exactly as imported.
       for (const mid of mask.maskedIds) expect(stripCache(stored.entries.find((e) => e.id === mid))).toEqual(stripCache(originals.get(mid)));
       // The model sees stubs, each still answering its call.

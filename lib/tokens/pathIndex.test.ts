@@ -312,6 +312,34 @@ describe('hybrid context figure', () => {
   });
 });
 
+describe('PathTokenIndex: pins', () => {
+  it('a result of a pinned call that is popped (a leaf switch) leaves the carried context, and its replacement joins it', () => {
+    const t = 1_700_000_000_000;
+    const call: SessionEntry = { id: 'a1', parentId: 'u1', timestamp: t + 1, type: 'message', message: { role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'bash', arguments: { command: 'ls -la' } }] } };
+    const result = (id: string, text: string): SessionEntry => ({ id, parentId: 'p1', timestamp: t + 3, type: 'message', message: { role: 'toolResult', toolCallId: 'c1', toolName: 'bash', content: [{ type: 'text', text }], isError: false } });
+    const tail = (r: SessionEntry, n: string): SessionEntry[] => [
+      r,
+      { id: `u2${n}`, parentId: r.id, timestamp: t + 4, type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'next question' }] } },
+      { id: `k${n}`, parentId: `u2${n}`, timestamp: t + 5, type: 'compaction', summary: 'Listed the files.', firstKeptEntryId: `u2${n}`, tokensBefore: 100, details: { readFiles: [], modifiedFiles: [], summarizer: { kind: 'extractive' } } },
+    ];
+    const head: SessionEntry[] = [
+      { id: 'u1', parentId: null, timestamp: t, type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'list the files' }] } },
+      call,
+      { id: 'p1', parentId: 'a1', timestamp: t + 2, type: 'pin', targetId: 'a1', pinned: true },
+    ];
+    const first = tail(result('r1', 'a.ts b.ts c.ts'), 'a');
+    const second = tail(result('r2', 'only one file here, after all: '.repeat(20)), 'b');
+    const all = [...head, ...first, ...second];
+    const index = new PathTokenIndex(counter(), { calibration: CAL, requestTokens: REQUEST });
+    for (const e of [...head, ...first]) index.push(e);
+    check(index, new SessionTree(all), 'ka');
+    expect(buildSessionContext(new SessionTree(all), 'ka').items.map((it) => it.entryId)).toEqual(['ka', 'a1', 'r1', 'u2a']);
+    index.switchTo('p1', second);
+    check(index, new SessionTree(all), 'kb');
+    expect(buildSessionContext(new SessionTree(all), 'kb').items.map((it) => it.entryId)).toEqual(['kb', 'a1', 'r2', 'u2b']);
+  });
+});
+
 describe('PathTokenIndex: usage after an undone compaction', () => {
   it('returns to the reported figure when the compaction after the report is undone, and not when an earlier summary is revised', () => {
     const b = new TreeBuilder();
