@@ -447,8 +447,10 @@ export class PathTokenIndex {
 
   /**
    * Puts the mask `id` in effect (undone = false) or out of it, patching the
-   * sums up to prefix length `at` (the entry being pushed or popped). Returns
-   * whether anything changed; a revision pushed at `at` is recorded for pop.
+   * sums up to prefix length `at` (the entry being pushed or popped). A
+   * position covered by two masks (one undone, then a newer one made, then
+   * the first redone) keeps its stub until neither is in effect. Returns
+   * whether the mask's state changed.
    */
   private toggleMask(id: EntryId, undone: boolean, at: number): boolean {
     const m = this.masks.get(id);
@@ -597,19 +599,6 @@ export class PathTokenIndex {
     return this.cal.factor * r.text + this.cal.offset + r.media;
   }
 
-  /** Tokens (calibrated) of the pinned messages carried before the kept part of the context at the leaf. */
-  pinnedTokens(): number {
-    const { keptFromIndex } = this.compactionState();
-    const c = this.carried(keptFromIndex, this.path.length);
-    return this.cal.factor * c.text + c.media;
-  }
-
-  /** Ids of the tool results masked at the leaf (masks in effect). */
-  maskedIds(): Set<EntryId> {
-    const out = new Set<EntryId>();
-    for (const p of this.maskedAt.keys()) out.add(this.path[p]!.id);
-    return out;
-  }
 
   /**
    * Position of the reply whose reported usage still describes the context at
