@@ -1,4 +1,3 @@
-import { formatCount } from '@/lib/format/numbers';
 import type { SessionEntry } from './types';
 
 /**
@@ -11,7 +10,8 @@ import type { SessionEntry } from './types';
 export function noteText(entry: SessionEntry, target?: SessionEntry): string {
   switch (entry.type) {
     case 'tool_mask':
-      return `Old tool output masked in the model's context: ${entry.maskedIds.length} result${entry.maskedIds.length === 1 ? '' : 's'}, ${formatCount(entry.tokensBefore)} → ${formatCount(entry.tokensAfter)} tokens (originals kept)`;
+      // The token figures are on the mask's Timeline card; the note only says what happened.
+      return `Old tool output masked in the model's context: ${entry.maskedIds.length} result${entry.maskedIds.length === 1 ? '' : 's'} shown as one-line stubs (originals kept)`;
     case 'model_change':
       return `Model changed to ${entry.model}`;
     case 'custom':
