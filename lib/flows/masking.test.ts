@@ -116,6 +116,22 @@ describe('tool-output masking before summarising (issue 17, item 10)', () => {
     expect(stored.row.leafId).toBe(compaction!.id);
   });
 
+  it('before sending: when masking makes the new message fit, it hangs under the mask and the model gets the stubs, with no summary', async () => {
+    const { ports, s, id, plan } = await agentSession('codexRollout');
+    const planned = (await withLimit(s, plan.tokensBefore, Math.floor((plan.tokensBefore + plan.tokensAfter) / 2)))!;
+    ports.transport.script({ text: 'Carrying on.', usage: { input: Math.round(planned.tokensAfter), output: 3 } });
+    await s.send('Please carry on with the task.');
+    await s.idle();
+    const stored = (await ports.store.loadSession(id))!;
+    const mask = stored.entries.find((e) => e.type === 'tool_mask')!;
+    const prompt = stored.entries.find((e) => e.type === 'message' && e.message.role === 'user' && e.parentId === mask.id);
+    expect(prompt).toBeDefined();
+    expect(ports.transport.summaryPrompts).toHaveLength(0);
+    const sent = ports.transport.chatRequests.at(-1)!.context;
+    expect(sent.filter((it) => it.kind === 'message' && it.masked).map((it) => it.entryId)).toEqual(planned.maskedIds);
+    expect(sent.some((it) => it.kind === 'compactionSummary')).toBe(false);
+  });
+
   it('masking can be undone and redone: the full outputs come back into the context and the meter, and go again', async () => {
     const { s, plan } = await agentSession('claudeLog');
     const figure = async () => {
