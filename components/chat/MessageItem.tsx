@@ -1,6 +1,6 @@
 'use client';
 
-import { ChevronLeft, ChevronRight, Copy, File, Forward, ImageOff, Pencil, RefreshCw, Tag, Wrench } from 'lucide-react';
+import { ChevronLeft, ChevronRight, Copy, File, Forward, ImageOff, Pencil, Pin, RefreshCw, Tag, Wrench } from 'lucide-react';
 import { memo, useState } from 'react';
 import { toast } from 'sonner';
 import { copyText } from '@/lib/browser/clipboard';
@@ -19,6 +19,8 @@ export interface MessageActions {
   onJumpTo?: (entryId: string) => void;
   /** "Continue in new session" from this message. */
   onContinue?: (entry: SessionEntry) => void;
+  /** "Keep verbatim": pin (true) or unpin (false) the message through compactions. */
+  onPin?: (entry: SessionEntry, pinned: boolean) => void;
 }
 
 export interface SiblingInfo {
@@ -111,7 +113,7 @@ function AssistantBody({ message }: { message: AssistantMessage }) {
   );
 }
 
-function ToolResultBody({ message }: { message: ToolResultMessage }) {
+function ToolResultBody({ message, masked }: { message: ToolResultMessage; masked?: boolean }) {
   const text = messageText(message);
   const [full, setFull] = useState(false);
   const long = text.length > TOOL_RESULT_PREVIEW;
@@ -120,6 +122,11 @@ function ToolResultBody({ message }: { message: ToolResultMessage }) {
       <summary>
         <span className={`tag${message.isError ? ' warn' : ''}`}>{message.isError ? 'tool error' : 'tool result'}</span> <span className="tool-name">{message.toolName}</span>{' '}
         <span className="muted">· {formatCount(text.length)} chars</span>
+        {masked && (
+          <span className="tag" title="The model sees a one-line stub of this output; the original is kept here. Undo the masking in the Timeline.">
+            masked in context
+          </span>
+        )}
       </summary>
       <ScrollBox className="pre" pre>
         {full || !long ? text : `${text.slice(0, TOOL_RESULT_PREVIEW)}…`}
@@ -168,6 +175,8 @@ export const MessageItem = memo(function MessageItem({
   inContext,
   siblings,
   label,
+  pinned,
+  masked,
   actions,
 }: {
   entry: SessionEntry;
@@ -177,6 +186,10 @@ export const MessageItem = memo(function MessageItem({
   inContext: boolean;
   siblings?: SiblingInfo;
   label?: string;
+  /** Kept verbatim through compactions. */
+  pinned?: boolean;
+  /** A tool result the model sees as a stub (observation masking). */
+  masked?: boolean;
   actions: MessageActions;
 }) {
   const [editing, setEditing] = useState(false);
@@ -189,7 +202,7 @@ export const MessageItem = memo(function MessageItem({
 
   return (
     <article
-      className={`msg ${message.role}${inContext ? '' : ' outside-context'}${editing ? ' editing' : ''}`}
+      className={`msg ${message.role}${inContext ? '' : ' outside-context'}${editing ? ' editing' : ''}${pinned ? ' pinned' : ''}`}
       aria-label={roleLabel(message)}
       data-entry-id={entry.id}
       aria-busy={streaming || undefined}
@@ -198,6 +211,11 @@ export const MessageItem = memo(function MessageItem({
       {label && (
         <div className="msg-label">
           <Tag aria-hidden="true" className="icon" /> {label}
+        </div>
+      )}
+      {pinned && (
+        <div className="msg-label pinned-label">
+          <Pin aria-hidden="true" className="icon" /> Pinned: kept verbatim through compactions
         </div>
       )}
       <div className="msg-body">
@@ -230,7 +248,7 @@ export const MessageItem = memo(function MessageItem({
             <AssistantBody message={message} />
           )
         ) : (
-          <ToolResultBody message={message} />
+          <ToolResultBody message={message} masked={masked} />
         )}
 
         {assistant?.stopReason === 'error' && (
@@ -261,6 +279,17 @@ export const MessageItem = memo(function MessageItem({
           )}
           {assistant && actions.onRegenerate && (
             <IconButton icon={RefreshCw} size="sm" label="Regenerate" tooltip="Regenerate reply" tooltipSide="top" onClick={() => actions.onRegenerate?.(entry)} />
+          )}
+          {actions.onPin && (
+            <IconButton
+              icon={Pin}
+              size="sm"
+              label="Keep verbatim"
+              tooltip={pinned ? 'Unpin: let compaction summarise it again' : 'Keep verbatim: never summarised away'}
+              tooltipSide="top"
+              aria-pressed={!!pinned}
+              onClick={() => actions.onPin?.(entry, !pinned)}
+            />
           )}
           {actions.onContinue && (
             <IconButton icon={Forward} size="sm" label="Continue in new session" tooltip="Continue in a new session" tooltipSide="top" onClick={() => actions.onContinue?.(entry)} />

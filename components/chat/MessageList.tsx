@@ -76,7 +76,8 @@ export function MessageList({
   const entryRows = useMemo<Row[]>(() => {
     const out: Row[] = [];
     context.path.forEach((entry, index) => {
-      if (entry.type === 'label') return;
+      // Labels and pins show on the message they mark.
+      if (entry.type === 'label' || entry.type === 'pin') return;
       out.push({ key: entry.id, kind: 'entry', entry, index });
     });
     return out;
@@ -117,6 +118,8 @@ export function MessageList({
   }, [scrollToId, rows, virtualizer]);
 
   const streamingId = run?.kind === 'reply' ? run.entryId : null;
+  // Pinned messages before the kept part still reach the model (carried after the summary).
+  const carried = useMemo(() => new Set(context.items.flatMap((it) => (it.kind === 'message' && it.carried ? [it.entryId] : []))), [context.items]);
 
   return (
     <div
@@ -150,15 +153,17 @@ export function MessageList({
                     entry={row.entry}
                     message={row.entry.message}
                     streamingText={row.entry.id === streamingId ? run!.text : undefined}
-                    inContext={row.index >= context.keptFromIndex}
+                    inContext={row.index >= context.keptFromIndex || carried.has(row.entry.id)}
                     siblings={siblingInfo(tree, row.entry)}
                     label={labels.get(row.entry.id)}
+                    pinned={context.pinned.has(row.entry.id)}
+                    masked={context.masked.has(row.entry.id) && (row.index >= context.keptFromIndex || carried.has(row.entry.id))}
                     actions={actions}
                   />
                 ) : row.entry.type === 'compaction' || row.entry.type === 'branch_summary' ? (
                   <SummaryInline entry={row.entry} effective={context.summaries.get(row.entry.id)} onJumpTo={actions.onJumpTo} />
                 ) : (
-                  <NoteRow entry={row.entry} />
+                  <NoteRow entry={row.entry} target={row.entry.type === 'summary_revision' ? tree.get(row.entry.targetId) : undefined} />
                 )}
               </div>
             );

@@ -12,8 +12,8 @@ const NOTE_MAX = 200;
  * revisions). Its accessible name is the note itself, so it can be found by
  * role and name; a long note shows its start and keeps the whole as a tooltip.
  */
-export function NoteRow({ entry }: { entry: SessionEntry }) {
-  const text = noteText(entry);
+export function NoteRow({ entry, target }: { entry: SessionEntry; target?: SessionEntry }) {
+  const text = noteText(entry, target);
   if (!text) return null;
   const shown = clip(text, NOTE_MAX);
   return (

@@ -104,6 +104,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
       onSwitchSibling: session.switchSibling,
       onJumpTo: (id: EntryId) => setScrollTo({ id, nonce: Date.now() }),
       onContinue: (entry: { id: EntryId }) => setContinueAt(entry.id),
+      onPin: (entry: { id: EntryId }, pinned: boolean) => void session.setPinned(entry.id, pinned),
     }),
     [session],
   );

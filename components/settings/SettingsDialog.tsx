@@ -20,7 +20,7 @@ import { StorageInfo } from './StorageInfo';
 type Draft = CompactionForm;
 
 function CompactionFields({ draft, onChange, legend }: { draft: Draft; onChange: (d: Draft) => void; legend: string }) {
-  const set = (k: keyof Draft) => (e: React.ChangeEvent<HTMLInputElement>) => onChange({ ...draft, [k]: k === 'enabled' || k === 'selfCheck' ? e.target.checked : e.target.value });
+  const set = (k: keyof Draft) => (e: React.ChangeEvent<HTMLInputElement>) => onChange({ ...draft, [k]: e.target.type === 'checkbox' ? e.target.checked : e.target.value });
   return (
     <fieldset className="settings-group">
       <legend>{legend}</legend>
@@ -45,6 +45,13 @@ function CompactionFields({ draft, onChange, legend }: { draft: Draft; onChange:
       </label>
       <label className="check">
         <input type="checkbox" checked={draft.selfCheck} onChange={set('selfCheck')} /> Self-check summaries (one more model request that adds what the summary missed)
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={draft.maskToolOutput} onChange={set('maskToolOutput')} /> Mask old tool output first (a summary runs only when that is not enough)
+      </label>
+      <label className="field">
+        <span>Protected recent tokens (tool output there is never masked)</span>
+        <input type="number" min={0} value={draft.maskProtectTokens} onChange={set('maskProtectTokens')} />
       </label>
     </fieldset>
   );

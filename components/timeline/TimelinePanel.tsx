@@ -8,7 +8,8 @@ import type { SessionFlows } from '@/lib/flows/app';
 import type { SessionContext } from '@/lib/session/context';
 import { messageText, oneLine } from '@/lib/session/messages';
 import type { SessionTree } from '@/lib/session/tree';
-import type { EntryId } from '@/lib/session/types';
+import type { EntryId, ToolMaskEntry } from '@/lib/session/types';
+import { EyeOff, Pin } from 'lucide-react';
 import { buildTimeline, type TurnInfo } from '@/lib/timeline/build';
 import type { ContextBreakdown } from '@/lib/tokens/breakdown';
 import { meterVsBreakdown } from '@/lib/tokens/contextFigures';
@@ -77,12 +78,14 @@ function TurnsGroup({ turns, onJumpTo }: { turns: TurnInfo[]; onJumpTo: (id: Ent
   const first = turns[0]!;
   const last = turns[turns.length - 1]!;
   const messages = turns.reduce((n, t) => n + t.entries.length, 0);
+  const pinned = turns.reduce((n, t) => n + t.pinned, 0);
   const label = turns.length === 1 ? `Turn ${first.number}` : `Turns ${first.number}–${last.number}`;
   return (
     <details className={`turns${first.inContext || last.inContext ? '' : ' summarised'}`}>
       <summary>
         {label} · {plural(messages, 'message')}
         {last.inContext ? '' : ' · summarised'}
+        {pinned > 0 ? ` · ${pinned} pinned` : ''}
       </summary>
       <ol className="turn-list">
         {turns.map((t) => {
@@ -97,11 +100,37 @@ function TurnsGroup({ turns, onJumpTo }: { turns: TurnInfo[]; onJumpTo: (id: Ent
                 {plural(t.entries.length, 'msg', 'msgs')}
                 {t.tokens !== null ? ` · ${formatCount(t.tokens)} tokens` : ''}
               </span>
+              {t.pinned > 0 && (
+                <span className="tag" title="Kept verbatim: carried into the context after every compaction">
+                  <Pin aria-hidden="true" className="icon" /> pinned
+                </span>
+              )}
             </li>
           );
         })}
       </ol>
     </details>
+  );
+}
+
+/** A recorded observation mask: what it covered and saved, and its undo / redo. */
+function MaskCard({ entry, undone, busy, session }: { entry: ToolMaskEntry; undone: boolean; busy: boolean; session: SessionFlows }) {
+  return (
+    <article className={`card tool_mask${undone ? ' undone' : ''}`} aria-label="Tool output masked" data-entry-id={entry.id}>
+      <header className="card-head">
+        <EyeOff aria-hidden="true" className="icon card-icon" /> <strong>Old tool output masked</strong>
+        {undone && <span className="tag">undone</span>}
+      </header>
+      <p className="card-facts">
+        {plural(entry.maskedIds.length, 'tool result')} shown to the model as one-line stubs: {formatCount(entry.tokensBefore)} → {formatCount(entry.tokensAfter)} tokens. The
+        outputs are kept; the last {formatCount(entry.protectTokens)} tokens were left alone.
+      </p>
+      <div className="card-actions">
+        <button type="button" className="btn ghost small-btn" disabled={busy} onClick={() => void session.setMaskUndone(entry, !undone)}>
+          {undone ? 'Redo masking' : 'Undo masking'}
+        </button>
+      </div>
+    </article>
   );
 }
 
@@ -144,6 +173,10 @@ export function TimelinePanel({
           ) : item.kind === 'model' ? (
             <li key={item.key} className="timeline-model">
               Model changed to {item.entry.model}
+            </li>
+          ) : item.kind === 'mask' ? (
+            <li key={item.key}>
+              <MaskCard entry={item.entry} undone={item.undone} busy={busy} session={session} />
             </li>
           ) : (
             <li key={item.key}>

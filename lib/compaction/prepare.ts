@@ -1,3 +1,4 @@
+import { carriedPositions } from '@/lib/session/pins';
 import { resolveSummaries, type EffectiveSummary } from '@/lib/session/revisions';
 import type { CompactionEntry, CompactionSettings, EntryId, SessionEntry } from '@/lib/session/types';
 import type { PathTokens } from '@/lib/tokens/pathTokens';
@@ -107,7 +108,7 @@ function pathState(path: readonly SessionEntry[]): PathState {
 
 /** Bookkeeping entries that never reach the model; they don't make a tail "new". */
 function isBookkeeping(e: SessionEntry): boolean {
-  return e.type === 'label' || e.type === 'custom' || e.type === 'summary_revision' || e.type === 'model_change';
+  return e.type === 'label' || e.type === 'custom' || e.type === 'summary_revision' || e.type === 'model_change' || e.type === 'pin' || e.type === 'tool_mask';
 }
 
 /** Context tokens at the leaf from the path's counts: the summary in effect plus what reaches the model from its kept start. */
@@ -117,9 +118,16 @@ export function contextTokensOf(path: readonly SessionEntry[], tokens: PathToken
 }
 
 function contextTokensFromState(path: readonly SessionEntry[], tokens: PathTokens, st: PathState): number {
-  let total = st.compactionIndex >= 0 ? tokens.counts[st.compactionIndex]! : 0;
+  let total = st.compactionIndex >= 0 ? tokens.counts[st.compactionIndex]! + pinnedTokens(path, tokens, st.boundaryStart) : 0;
   for (let i = st.boundaryStart; i < path.length; i++) if (countsInKeptContext(path[i]!, st.summaries)) total += tokens.counts[i]!;
   return total;
+}
+
+/** Tokens of the pinned messages (with their calls' results) before `before`: carried verbatim after the summary. */
+function pinnedTokens(path: readonly SessionEntry[], tokens: PathTokens, before: number): number {
+  let t = 0;
+  for (const i of carriedPositions(path, before)) t += tokens.counts[i]!;
+  return t;
 }
 
 function itemsOf(path: readonly SessionEntry[], from: number, to: number, summaries: Map<EntryId, EffectiveSummary>): SummaryItem[] {
@@ -260,10 +268,14 @@ function buildPreparation(
   const tokensTurnPrefix = isSplitTurn ? sumCounts(tokens, path, historyEnd, cut.firstKeptIndex, st.summaries) : 0;
   const request = opts.requestTokens ?? 0;
   const tokensBefore = opts.contextTokens ?? contextTokensFromState(path, tokens, st) + request;
+  // Pinned messages before the cut stay in the context after the summary: part of the figure after.
+  const pinned = carriedPositions(path, cut.firstKeptIndex);
+  let tokensPinned = 0;
+  for (const i of pinned) tokensPinned += tokens.counts[i]!;
   const fileOps = toFileLists(ops);
   const budget = summaryBudget({
     outputBudget: summaryOutputBudget(settings),
-    ...(opts.window !== undefined && opts.window > 0 ? { room: compactionLimit(opts.window, settings) - request - cut.keptTokens } : {}),
+    ...(opts.window !== undefined && opts.window > 0 ? { room: compactionLimit(opts.window, settings) - request - cut.keptTokens - tokensPinned } : {}),
     previousSummaryTokens,
     historyTokens: messagesToSummarize.length ? tokensSummarized : 0,
     turnPrefixTokens: tokensTurnPrefix,
@@ -287,7 +299,9 @@ function buildPreparation(
     tokensSummarized,
     tokensTurnPrefix,
     previousSummaryTokens,
-    estimatedTokensAfter: Math.ceil(request + cut.keptTokens + budget.total),
+    tokensPinned,
+    pinnedEntryIds: pinned.map((i) => path[i]!.id),
+    estimatedTokensAfter: Math.ceil(request + cut.keptTokens + tokensPinned + budget.total),
     summaryBudget: budget,
     previousSummary,
     previousCompactionId,
@@ -364,6 +378,8 @@ export type CompactionPreview =
       /** The split turn's prefix (its own summary), or null for a clean cut. */
       turnPrefix: RangeFigures | null;
       keep: RangeFigures;
+      /** Pinned messages (with their calls' results) before the cut: carried verbatim after the summary. */
+      pinned: { count: number; tokens: number };
       estimatedTokensAfter: number;
       readFiles: number;
       modifiedFiles: number;
@@ -410,6 +426,7 @@ export function previewCompaction(
     summarize: figures(path, tokens, prep.summarizeFromIndex, historyEnd, summaries, prep.messagesToSummarize),
     turnPrefix: prep.isSplitTurn ? figures(path, tokens, historyEnd, prep.firstKeptIndex, summaries, prep.turnPrefixMessages) : null,
     keep: figures(path, tokens, prep.firstKeptIndex, path.length, summaries, null),
+    pinned: { count: prep.pinnedEntryIds.length, tokens: prep.tokensPinned },
     estimatedTokensAfter: prep.estimatedTokensAfter,
     readFiles: prep.fileOps.readFiles.length,
     modifiedFiles: prep.fileOps.modifiedFiles.length,

@@ -22,9 +22,9 @@ export function noCompactionMessage(f: NoCompactionFacts): string {
     case 'already-compacted':
       return 'Nothing new to compact: the latest entry is already a compaction. Send a message first, or undo that compaction in the Timeline to compact again differently.';
     case 'below-keep-recent':
-      return `Nothing to compact yet: everything since the last compaction fits in the ${formatCount(f.keepRecentTokens)} tokens kept word for word. Lower "Keep recent tokens" in Settings to summarise more.`;
+      return `Nothing to compact yet: everything since the last compaction fits in the ${formatCount(f.keepRecentTokens)} tokens kept word for word. Lower “Keep recent” (e.g. to 1 turn) in the Compact dialog, or “Keep recent tokens” in Settings for automatic compaction, to summarise more.`;
     case 'nothing-to-summarize':
-      return 'Nothing to compact: there is no complete message before the recent part that is kept word for word. Lower "Keep recent tokens" in Settings to summarise more.';
+      return 'Nothing to compact: there is no complete message before the recent part that is kept word for word. Lower “Keep recent” (e.g. to 1 turn) in the Compact dialog, or “Keep recent tokens” in Settings for automatic compaction, to summarise more.';
     case 'recent-too-large': {
       const over = f.limit !== undefined ? `The context (${formatCount(f.tokensBefore)} tokens) is over the compaction limit (${formatCount(f.limit)}), and` : 'The context is over the compaction limit, and';
       return `${over} compacting cannot bring it under: the newest messages since the last compaction are too large to keep next to a summary (usually one very long message or tool result). Shorten or split that message, continue in a new session from an earlier message, or switch to a model with a larger context window.`;

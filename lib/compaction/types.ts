@@ -77,7 +77,11 @@ export interface CompactionPreparation {
   tokensTurnPrefix: number;
   /** Tokens of the previous summary that this one replaces (0 without one). */
   previousSummaryTokens: number;
-  /** Upper bound of the context after compaction: kept tokens plus the bound of the summary entry (summaryBudget.total). */
+  /** Tokens of the pinned messages before the cut (and their calls' results), carried verbatim after the summary. */
+  tokensPinned: number;
+  /** Those entries, in path order. */
+  pinnedEntryIds: EntryId[];
+  /** Upper bound of the context after compaction: kept and pinned tokens plus the bound of the summary entry (summaryBudget.total). */
   estimatedTokensAfter: number;
   /** The one output budget of this compaction, split between the history and a split turn's prefix. */
   summaryBudget: SummaryBudget;

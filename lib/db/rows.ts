@@ -28,6 +28,8 @@ const ENTRY_FIELDS: { readonly [T in EntryType]: AllKeys<EntryOf<T>> } = {
   label: { ...BASE, targetId: true, label: true },
   summary_revision: { ...BASE, targetId: true, action: true, summary: true, details: true },
   custom: { ...BASE, customType: true, data: true, display: true },
+  pin: { ...BASE, targetId: true, pinned: true },
+  tool_mask: { ...BASE, maskedIds: true, tokensBefore: true, tokensAfter: true, protectTokens: true },
 };
 
 const META_FIELDS: AllKeys<SessionMeta> = {
@@ -57,6 +59,8 @@ const COMPACTION_FIELDS: AllKeys<CompactionSettings> = {
   thresholdPercent: true,
   toolResultMaxChars: true,
   selfCheck: true,
+  maskToolOutput: true,
+  maskProtectTokens: true,
 };
 
 /** The listed own fields of `obj` that have a value, in the object's own key order (so a re-export keeps its bytes). */

@@ -4,10 +4,11 @@ import type { SummaryEntry } from '@/lib/session/revisions';
 import type { BrowserProvider, ProviderDraft } from '@/lib/providers/browserProviders';
 import type { AppSettings } from '@/lib/settings/appSettings';
 import type { ChatSettings } from '@/lib/settings/chatSettings';
-import { DEFAULT_COMPACTION_SETTINGS, type ContinuedFrom, type EntryId, type SessionEntry, type StoredSession, type UserContent } from '@/lib/session/types';
+import { DEFAULT_COMPACTION_SETTINGS, type ContinuedFrom, type EntryId, type SessionEntry, type StoredSession, type ToolMaskEntry, type UserContent } from '@/lib/session/types';
 import { arriveAt, leavesBranch, type LeaveChoice } from './branch';
 import { draftRow } from './draft';
 import { changeModel, editAndResend, regenerateReply, send, stop, switchSibling } from './chat';
+import type { KeepRecent } from '@/lib/compaction/keepRecent';
 import { compactSession, previewCompaction, type CompactRequest } from './compaction';
 import { draftContinuation, findContinuationSource, startContinuation, type ContinuationDraft } from './continueSession';
 import { exportEverything, exportSession, type ExportFormat } from './exportSessions';
@@ -21,7 +22,8 @@ import { saveSettings, type SettingsChange } from './settings';
 import { checkStorageHealth } from './storageHealth';
 import type { SessionEnv, SessionHandle } from './session';
 import { saveSessionChatSettings, setContextWindow } from './chatSettings';
-import { forkHere, repairInterrupted, setLabel } from './sessionTools';
+import { forkHere, repairInterrupted, setLabel, setPinned } from './sessionTools';
+import { maskToolOutput, previewMasking, setMaskUndone } from './masking';
 import { showEntry } from './showEntry';
 import { regenerateSummary, saveEdit, setUndone } from './summaryRevisions';
 import { syncTokens } from './summaryPipeline';
@@ -82,7 +84,7 @@ export class SessionFlows implements SessionHandle {
   changeModel = (model: string) => changeModel(this, model);
 
   compact = (req: CompactRequest) => compactSession(this, req);
-  previewCompaction = () => previewCompaction(this);
+  previewCompaction = (keep?: KeepRecent) => previewCompaction(this, keep);
   syncTokens = () => syncTokens(this);
   contextBreakdown = async () => {
     await syncTokens(this);
@@ -92,6 +94,12 @@ export class SessionFlows implements SessionHandle {
   leavesBranch = (from: EntryId | null, to: EntryId | null) => leavesBranch(this, from, to);
   arriveAt = (target: EntryId | null, choice: LeaveChoice) => arriveAt(this, target, choice);
   setLabel = (targetId: EntryId, label: string | null) => setLabel(this, targetId, label);
+  /** Observation masking: what it would save now, doing it, undoing / redoing it. */
+  previewMasking = () => previewMasking(this);
+  maskToolOutput = () => maskToolOutput(this);
+  setMaskUndone = (target: Pick<ToolMaskEntry, 'id'>, undone: boolean) => setMaskUndone(this, target, undone);
+  /** "Keep verbatim": the message is carried into the context after every compaction (false unpins). */
+  setPinned = (targetId: EntryId, pinned: boolean) => setPinned(this, targetId, pinned);
   forkHere = () => forkHere(this);
   /** Summarises the conversation up to `entryId` for a new session; the user reviews the draft before startContinuation. */
   draftContinuation = (entryId: EntryId) => draftContinuation(this, entryId);

@@ -1,6 +1,7 @@
 import { compact, compactionEntryFrom } from '@/lib/compaction/compact';
 import { FLAW_TEXT } from '@/lib/compaction/summaryCheck';
 import { compactionLimit, compactionVerdict, emergencyKeepRecent, shouldCompact, wouldOverflow, type CompactionVerdict } from '@/lib/compaction/policy';
+import type { KeepRecent } from '@/lib/compaction/keepRecent';
 import type { CompactionPreview } from '@/lib/compaction/prepare';
 import { noCompactionMessage } from '@/lib/compaction/reasons';
 import { FALLBACK_CONTEXT_WINDOW } from '@/lib/providers/catalog';
@@ -9,6 +10,7 @@ import { formatCount } from '@/lib/format/numbers';
 import type { EntryId, UserContent } from '@/lib/session/types';
 import type { Run } from './runs';
 import type { SessionEnv, SessionHandle } from './session';
+import { maskToolOutput } from './masking';
 import { runSummaryJob, summaryEngine, summaryPlanOptions, syncTarget, syncTokens, summaryChecks } from './summaryPipeline';
 
 export type CompactReason = 'manual' | 'auto' | 'overflow' | 'truncated' | 'before-send';
@@ -17,6 +19,8 @@ export interface CompactRequest {
   reason: CompactReason;
   instructions?: string;
   keepRecentTokens?: number;
+  /** Keep this many recent turns instead (the Compact dialog's "Keep recent" in turns); wins over keepRecentTokens. */
+  keepRecentTurns?: number;
   force?: boolean;
   /** A run already on screen for this session (overflow recovery inside a reply) to report progress on. */
   run?: Run;
@@ -53,7 +57,7 @@ export function compactSession(s: SessionHandle, req: CompactRequest): Promise<E
       const target = syncTarget(s, leafId);
       // The entry is appended under `leafId` even if the view moved on.
       const opts = {
-        ...(req.keepRecentTokens !== undefined ? { keepRecentTokens: req.keepRecentTokens } : {}),
+        ...keepRecentOptions(req),
         ...(req.force ? { force: true } : {}),
         ...(env.chatModel ? { window: env.chatModel.contextWindow } : {}),
       };
@@ -74,9 +78,11 @@ export function compactSession(s: SessionHandle, req: CompactRequest): Promise<E
       const { prep } = prepared;
       const window = env.chatModel?.contextWindow;
       // When the kept tail alone is as large as the context, no summary can help: do not spend a summarizer call.
-      const early = compactionVerdict({ tokensBefore: prep.tokensBefore, tokensKept: prep.tokensKept, summaryTokens: 0, window });
+      // Pinned messages stay in the context with the kept tail: they count on the "after" side.
+      const tokensKept = prep.tokensKept + prep.tokensPinned;
+      const early = compactionVerdict({ tokensBefore: prep.tokensBefore, tokensKept, summaryTokens: 0, window });
       if (!early.append) {
-        ports.notify.warning(notSmallerMessage(early, prep.tokensBefore, prep.tokensKept, window, true));
+        ports.notify.warning(notSmallerMessage(early, prep.tokensBefore, tokensKept, window, true));
         return null;
       }
       const engine = summaryEngine(s, prepared.plan);
@@ -92,9 +98,9 @@ export function compactSession(s: SessionHandle, req: CompactRequest): Promise<E
         after: await ports.tokens.contextAfterCompaction(s.sessionId, result.summary, result.firstKeptEntryId),
       }));
       // Everything but the kept tail (the summary, the system prompt) counts as the summary's side here.
-      const verdict = compactionVerdict({ tokensBefore: result.tokensBefore, tokensKept: prep.tokensKept, summaryTokens: after - prep.tokensKept, window });
+      const verdict = compactionVerdict({ tokensBefore: result.tokensBefore, tokensKept, summaryTokens: after - tokensKept, window });
       if (!verdict.append) {
-        ports.notify.warning(notSmallerMessage(verdict, result.tokensBefore, prep.tokensKept, window));
+        ports.notify.warning(notSmallerMessage(verdict, result.tokensBefore, tokensKept, window));
         return null;
       }
       const tokensAfter = Math.round(verdict.tokensAfter);
@@ -145,9 +151,15 @@ export async function autoCompactIfNeeded(s: SessionHandle): Promise<void> {
   if (!settings.enabled) return;
   const figure = s.sync.figure;
   if (!figure) return;
-  if (shouldCompact({ contextTokens: figure.tokens, window: chatModel.contextWindow, settings, streaming: false })) {
-    await compactSession(s, { reason: 'auto' });
+  const over = (tokens: number) => shouldCompact({ contextTokens: tokens, window: chatModel.contextWindow, settings, streaming: false });
+  if (!over(figure.tokens)) return;
+  // The cheap stage first: masking old tool output may make enough room without any summary.
+  if (settings.maskToolOutput && (await maskToolOutput(s, { quiet: true }))) {
+    await syncTokens(s);
+    const after = s.sync.figure;
+    if (after && !over(after.tokens)) return;
   }
+  await compactSession(s, { reason: 'auto' });
 }
 
 /**
@@ -162,9 +174,20 @@ export async function compactBeforeSendIfNeeded(s: SessionHandle, content: UserC
   if (!figure) return null;
   const text = content.map((c) => (c.type === 'text' ? c.text : c.type === 'file' ? (c.text ?? '') : '')).join('\n');
   const [newTokens] = await s.ports.tokens.countTexts([text]);
-  if (!wouldOverflow({ contextTokens: figure.tokens, newMessageTokens: newTokens ?? 0, window: chatModel.contextWindow, settings })) {
+  const fits = (tokens: number) => !wouldOverflow({ contextTokens: tokens, newMessageTokens: newTokens ?? 0, window: chatModel.contextWindow, settings });
+  if (fits(figure.tokens)) {
     s.sync.preview(newTokens ?? 0);
     return null;
+  }
+  if (settings.maskToolOutput) {
+    const maskId = await maskToolOutput(s, { leafId, quiet: true });
+    if (maskId) {
+      const masked = syncTarget(s, maskId);
+      const after = await s.sync.pinned(masked.path, masked.opts, async () => s.sync.figure);
+      if (after && fits(after.tokens)) return maskId;
+      // The message must follow the mask either way: it is on the path now.
+      return (await compactSession(s, { reason: 'before-send', leafId: maskId })) ?? maskId;
+    }
   }
   return compactSession(s, { reason: 'before-send', leafId });
 }
@@ -181,9 +204,27 @@ export function autoCompactLimit(env: Pick<SessionEnv, 'settings' | 'chatModel'>
   return env.chatModel ? compactionLimit(env.chatModel.contextWindow, env.settings) : undefined;
 }
 
-/** What a compaction now would summarise and keep, for the Compact dialog. */
-export async function previewCompaction(s: SessionHandle): Promise<CompactionPreview> {
+function keepRecentOptions(k: { keepRecentTokens?: number; keepRecentTurns?: number }): { keepRecentTokens?: number; keepRecentTurns?: number } {
+  if (k.keepRecentTurns !== undefined) return { keepRecentTurns: k.keepRecentTurns };
+  return k.keepRecentTokens !== undefined ? { keepRecentTokens: k.keepRecentTokens } : {};
+}
+
+/** The Compact dialog's "Keep recent" as a compaction request's fields. */
+export function keepRecentRequest(keep: KeepRecent | undefined): Pick<CompactRequest, 'keepRecentTokens' | 'keepRecentTurns'> {
+  if (!keep) return {};
+  return keep.unit === 'turns' ? { keepRecentTurns: keep.value } : { keepRecentTokens: keep.value };
+}
+
+/**
+ * What a compaction now would summarise and keep, for the Compact dialog;
+ * `keep` is the dialog's "Keep recent" (default: the settings' keep-recent tokens).
+ * Computed by the token worker, so the dialog can ask again on every change.
+ */
+export async function previewCompaction(s: SessionHandle, keep?: KeepRecent): Promise<CompactionPreview> {
   await syncTokens(s);
   const env = s.env();
-  return s.ports.tokens.previewCompaction(s.sessionId, env.settings, env.chatModel ? { window: env.chatModel.contextWindow } : {});
+  return s.ports.tokens.previewCompaction(s.sessionId, env.settings, {
+    ...keepRecentOptions(keepRecentRequest(keep)),
+    ...(env.chatModel ? { window: env.chatModel.contextWindow } : {}),
+  });
 }

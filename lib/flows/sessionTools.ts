@@ -1,5 +1,6 @@
 import { errorMessage } from '@/lib/errors';
 import { forkSession } from '@/lib/session/fork';
+import { isPinnable } from '@/lib/session/pins';
 import type { EntryId } from '@/lib/session/types';
 import type { SessionHandle } from './session';
 
@@ -10,6 +11,33 @@ export async function setLabel(s: SessionHandle, targetId: EntryId, label: strin
     s.live.applyLocal(created, created[0]!.id);
   } catch (err) {
     s.ports.notify.error(errorMessage(err));
+  }
+}
+
+/**
+ * Pins a message so no compaction summarises it away, or unpins it. A pin is
+ * an entry appended at the leaf (so it is recorded, exported and applies to
+ * this path), not a flag written into the message. Not while a reply or a
+ * summary runs here: the entry would land under a leaf that is still moving.
+ */
+export async function setPinned(s: SessionHandle, targetId: EntryId, pinned: boolean): Promise<boolean> {
+  if (s.runs.get(s.sessionId)) {
+    s.ports.notify.info('Wait until the reply or summary in progress has finished, then pin the message.');
+    return false;
+  }
+  const snap = s.live.getSnapshot();
+  const target = snap.tree.get(targetId);
+  if (!target || !isPinnable(target)) {
+    s.ports.notify.error('Only your messages and the model’s replies can be kept verbatim.');
+    return false;
+  }
+  try {
+    const created = await s.ports.store.appendEntries(s.sessionId, snap.leafId, [{ type: 'pin', targetId, pinned }]);
+    s.live.applyLocal(created, created[0]!.id);
+    return true;
+  } catch (err) {
+    s.ports.notify.error(errorMessage(err));
+    return false;
   }
 }
 

@@ -94,7 +94,8 @@ export class EntryAssembler {
       if (e.parentId !== null) e.parentId = this.resolve(e.parentId);
       if (e.type === 'compaction') e.firstKeptEntryId = this.resolve(e.firstKeptEntryId);
       else if (e.type === 'branch_summary') e.fromId = this.resolve(e.fromId);
-      else if (e.type === 'label' || e.type === 'summary_revision') e.targetId = this.resolve(e.targetId);
+      else if (e.type === 'label' || e.type === 'summary_revision' || e.type === 'pin') e.targetId = this.resolve(e.targetId);
+      else if (e.type === 'tool_mask') e.maskedIds = e.maskedIds.map((id) => this.resolve(id));
     }
     this.fillTimes();
     const ordered = parentsFirst(this.entries, this.format);

@@ -1,9 +1,20 @@
+import { maskedMessage, resolveMasks } from './masks';
+import { carriedPositions, resolvePins } from './pins';
 import { resolveSummaries, type EffectiveSummary } from './revisions';
 import { SessionTree } from './tree';
 import type { ChatMessage, CompactionEntry, EntryId, SessionEntry } from './types';
 
 export type ContextItem =
-  | { kind: 'message'; entryId: EntryId; message: ChatMessage }
+  | {
+      kind: 'message';
+      entryId: EntryId;
+      /** As the model sees it: a masked tool result carries its stub here, the entry keeps the original. */
+      message: ChatMessage;
+      /** A pinned message (or a result of its calls) carried verbatim from before the kept part. */
+      carried?: true;
+      /** A tool result the model sees as a one-line stub (observation masking). */
+      masked?: true;
+    }
   | { kind: 'compactionSummary'; entryId: EntryId; summary: string; tokensBefore: number }
   | { kind: 'branchSummary'; entryId: EntryId; summary: string; fromId: EntryId };
 
@@ -20,6 +31,10 @@ export interface SessionContext {
   summaries: Map<EntryId, EffectiveSummary>;
   /** Model of the latest model_change on the path. */
   model: string | undefined;
+  /** Messages pinned on this path (never summarised away: carried verbatim after the summary). */
+  pinned: Set<EntryId>;
+  /** Tool results masked on this path (the model sees a stub). */
+  masked: Set<EntryId>;
 }
 
 /** An assistant turn that failed, was stopped or was cut off before producing anything carries nothing for the model. */
@@ -34,10 +49,20 @@ function newestEntry(tree: SessionTree): SessionEntry | undefined {
   return best;
 }
 
+function messageItem(entryId: EntryId, message: ChatMessage, masked: ReadonlySet<EntryId>, carried: boolean): ContextItem {
+  const item: ContextItem =
+    message.role === 'toolResult' && masked.has(entryId)
+      ? { kind: 'message', entryId, message: maskedMessage(message), masked: true }
+      : { kind: 'message', entryId, message };
+  if (carried) item.carried = true;
+  return item;
+}
+
 /**
  * The messages the model sees at `leafId`: walk leaf → root, honour the latest
- * compaction still in effect (its summary, then the entries it kept, then
- * everything after it) and the branch summaries along the way.
+ * compaction still in effect (its summary, then the pinned messages before its
+ * kept part, then the entries it kept, then everything after it) and the
+ * branch summaries along the way. Masked tool results are sent as their stub.
  *
  * Earlier compactions inside the kept range are skipped: the latest summary
  * already merged them (iterative update), so sending both would repeat them.
@@ -69,6 +94,8 @@ export function buildSessionContext(
     if (e.type === 'compaction' && !summaries.get(e.id)?.undone) compactionIndex = i;
   }
 
+  const pinned = resolvePins(path);
+  const masked = resolveMasks(path);
   const items: ContextItem[] = [];
   let keptFromIndex = 0;
   let compaction: CompactionEntry | null = null;
@@ -79,19 +106,24 @@ export function buildSessionContext(
     const kept = path.findIndex((e) => e.id === compaction!.firstKeptEntryId);
     // A firstKeptEntryId off the path (a damaged import) keeps only what follows the compaction.
     keptFromIndex = kept >= 0 && kept <= compactionIndex ? kept : compactionIndex + 1;
+    // Pinned messages are never summarised away: they follow the summary, in path order.
+    for (const i of carriedPositions(path, keptFromIndex, pinned)) {
+      const e = path[i] as Extract<SessionEntry, { type: 'message' }>;
+      if (!isEmptyFailedReply(e.message)) items.push(messageItem(e.id, e.message, masked, true));
+    }
   }
 
   for (let i = keptFromIndex; i < path.length; i++) {
     const e = path[i]!;
     if (e.type === 'message') {
-      if (!isEmptyFailedReply(e.message)) items.push({ kind: 'message', entryId: e.id, message: e.message });
+      if (!isEmptyFailedReply(e.message)) items.push(messageItem(e.id, e.message, masked, false));
     } else if (e.type === 'branch_summary') {
       const eff = summaries.get(e.id);
       if (eff && !eff.undone) items.push({ kind: 'branchSummary', entryId: e.id, summary: eff.summary, fromId: e.fromId });
     }
   }
 
-  return { items, path, compaction, keptFromIndex, summaries, model };
+  return { items, path, compaction, keptFromIndex, summaries, model, pinned, masked };
 }
 
 /** How far back from the leaf a replaced entry is looked for: a streaming reply is the leaf or next to it. */
@@ -127,6 +159,8 @@ export function advanceSessionContext(prev: SessionContext, tree: SessionTree, l
     const at = path.findLastIndex((p, i) => i >= path.length - NEAR_LEAF && p.id === e.id);
     if (at < 0) return null;
     const before = path[at]!;
+    // A masked or carried message is not the plain item this patches in: build afresh.
+    if (prev.masked.has(e.id) || (at < prev.keptFromIndex && prev.pinned.size > 0)) return null;
     if (before.type !== 'message' || e.type !== 'message' || isEmptyFailedReply(before.message) !== isEmptyFailedReply(e.message)) return null;
     path[at] = e;
     if (at >= prev.keptFromIndex && !isEmptyFailedReply(e.message)) {

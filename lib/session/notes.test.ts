@@ -7,7 +7,7 @@ describe('noteText', () => {
   it('shows the command notes of a real Claude Code transcript by their one line; messages have none', () => {
     const [s] = importText(readFixture('claudeLog'), { fileName: FIXTURES.claudeLog }).sessions;
     const notes = s!.entries.filter((e) => e.type === 'custom' && e.customType === 'claude-code:note');
-    expect(notes.map(noteText)).toContain('/mcp');
+    expect(notes.map((n) => noteText(n))).toContain('/mcp');
     for (const n of notes) expect(noteText(n)).toBe(n.type === 'custom' ? n.display : '');
     expect(s!.entries.filter((e) => e.type === 'message').every((e) => noteText(e) === '')).toBe(true);
   });

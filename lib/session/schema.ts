@@ -117,6 +117,15 @@ export const sessionEntrySchema = z.discriminatedUnion('type', [
     details: summaryDetailsSchema.partial().optional(),
   }),
   z.looseObject({ ...base, type: z.literal('custom'), customType: z.string(), data: z.unknown().optional(), display: z.string().optional() }),
+  z.looseObject({ ...base, type: z.literal('pin'), targetId: z.string(), pinned: z.boolean() }),
+  z.looseObject({
+    ...base,
+    type: z.literal('tool_mask'),
+    maskedIds: z.array(z.string()),
+    tokensBefore: z.number(),
+    tokensAfter: z.number(),
+    protectTokens: z.number(),
+  }),
 ]);
 
 export const compactionSettingsSchema = z.object({
@@ -126,6 +135,8 @@ export const compactionSettingsSchema = z.object({
   thresholdPercent: z.number().min(0).max(1).optional(),
   toolResultMaxChars: z.number().int().min(0),
   selfCheck: z.boolean().optional(),
+  maskToolOutput: z.boolean().optional(),
+  maskProtectTokens: z.number().int().min(0).optional(),
 });
 
 export const sessionMetaSchema = z.looseObject({

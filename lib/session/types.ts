@@ -227,6 +227,36 @@ export interface CustomEntry extends EntryBase {
   display?: string;
 }
 
+/**
+ * Pins a message (or unpins it): a pinned message is never summarised away.
+ * Whatever compaction is in effect, it reaches the model verbatim, after the
+ * summary and in path order. Appended at the leaf and applied only on the
+ * path it is on, like a summary revision, so the context of a path never
+ * depends on entries outside it. The latest pin entry for a target wins.
+ */
+export interface PinEntry extends EntryBase {
+  type: 'pin';
+  targetId: EntryId;
+  pinned: boolean;
+}
+
+/**
+ * Observation masking: from here on, the model sees these old tool results as
+ * a one-line stub instead of their output. The originals stay in their
+ * entries (and on screen). Undone and redone like a summary, by a
+ * `summary_revision` with action undo / redo targeting it.
+ */
+export interface ToolMaskEntry extends EntryBase {
+  type: 'tool_mask';
+  /** Tool result entries whose output the model sees as a stub. */
+  maskedIds: EntryId[];
+  /** Context before masking and after it, as counted when it was made. */
+  tokensBefore: number;
+  tokensAfter: number;
+  /** The most recent context, in tokens, that was left untouched. */
+  protectTokens: number;
+}
+
 export type SessionEntry =
   | MessageEntry
   | CompactionEntry
@@ -234,7 +264,9 @@ export type SessionEntry =
   | ModelChangeEntry
   | LabelEntry
   | SummaryRevisionEntry
-  | CustomEntry;
+  | CustomEntry
+  | PinEntry
+  | ToolMaskEntry;
 
 export type EntryType = SessionEntry['type'];
 
@@ -260,6 +292,15 @@ export interface CompactionSettings {
   toolResultMaxChars: number;
   /** After a model summary, one more call checks it for omissions and patches it (costs a second request). Off when absent. */
   selfCheck?: boolean;
+  /**
+   * Mask old tool output first: before a summary, tool results older than the
+   * protected window are shown to the model as one-line stubs (a recorded,
+   * undoable entry); the summary runs only when that is not enough.
+   * Off by default (docs/compaction.md says why). Absent means off.
+   */
+  maskToolOutput?: boolean;
+  /** The most recent context, in tokens, whose tool output masking leaves alone. Absent: keepRecentTokens. */
+  maskProtectTokens?: number;
 }
 
 export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
@@ -268,6 +309,8 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
   keepRecentTokens: 20_000,
   toolResultMaxChars: 2_000,
   selfCheck: false,
+  maskToolOutput: false,
+  maskProtectTokens: 20_000,
 };
 
 export interface SessionSource {

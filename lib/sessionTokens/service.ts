@@ -15,7 +15,7 @@ import { MESSAGE_OVERHEAD, REPLY_PRIMING, type CountingPayload } from '@/lib/tok
 import { tokenizerFor, type Encoding, type TokenizerInfo } from '@/lib/tokens/tokenizerFor';
 import type { CompactionSettings, EntryId, SessionEntry, TokenCache } from '@/lib/session/types';
 // Specific modules, not the barrels: lib/compaction/summarizer.ts pulls in the AI SDK, which the worker does not need.
-import { prepareCompaction, prepareRegeneration, previewCompaction, type CompactionPreview, type PrepareOptions } from '@/lib/compaction/prepare';
+import { keptRoom, prepareCompaction, prepareRegeneration, previewCompaction, type CompactionPreview, type PrepareOptions } from '@/lib/compaction/prepare';
 import { contextBreakdown, type ContextBreakdown } from '@/lib/tokens/breakdown';
 import { pathTokensFromCounts } from '@/lib/tokens/pathTokens';
 import { planSummary } from '@/lib/compaction/plan';
@@ -23,6 +23,10 @@ import type { CompactionPreparation, SummaryPlan } from '@/lib/compaction/types'
 import { prepareBranchSummary, type BranchSummaryPreparation } from '@/lib/branch/prepare';
 import { planBranchSummary, type BranchPurpose } from '@/lib/branch/summarize';
 import { compactionSummaryText, branchSummaryText } from '@/lib/tokens/entryText';
+import { countsInKeptContext } from '@/lib/compaction/cutPoint';
+import { keepRecentTokensForTurns } from '@/lib/compaction/keepRecent';
+import { planToolMask, type MaskPlan } from '@/lib/compaction/mask';
+import { maskStubText } from '@/lib/session/masks';
 import { compactionCut, type CutOptions, type CutResult } from './cut';
 
 export interface SessionTokenOptions {
@@ -44,6 +48,9 @@ export interface SummaryPlanOptions {
   maxOutputTokens: number;
   customInstructions?: string;
 }
+
+/** Preparation options as the flows send them: keep-recent may be given in turns, which only the worker can turn into tokens. */
+export type KeepRecentOptions = PrepareOptions & { keepRecentTurns?: number };
 
 export interface PathUpdate {
   figure: ContextFigure;
@@ -176,7 +183,13 @@ export function createTokensService() {
   }
 
   /** The hybrid context figure is better than the path counts alone: preparation uses it when the caller gave none. */
-  function withFigure(s: SessionState, opts: PrepareOptions): PrepareOptions {
+  function withFigure(s: SessionState, { keepRecentTurns, ...opts }: KeepRecentOptions): PrepareOptions {
+    if (keepRecentTurns !== undefined) {
+      const path = s.index.entries();
+      const summaries = s.index.summaryStates();
+      const start = s.index.compactionState().keptFromIndex;
+      opts.keepRecentTokens = keepRecentTokensForTurns(path, s.index.pathTokens(), start, keepRecentTurns, (i) => countsInKeptContext(path[i]!, summaries));
+    }
     const factor = s.index.calibration.factor;
     return {
       ...opts,
@@ -336,7 +349,7 @@ export function createTokensService() {
      * What a compaction at the current leaf would summarise and keep, with
      * token figures (the manual Compact dialog shows it before asking).
      */
-    previewCompaction(sessionKey: string, settings: CompactionSettings, opts: PrepareOptions = {}): CompactionPreview {
+    previewCompaction(sessionKey: string, settings: CompactionSettings, opts: KeepRecentOptions = {}): CompactionPreview {
       const s = state(sessionKey);
       return previewCompaction(s.index.entries(), s.index.pathTokens(), settings, withFigure(s, opts));
     },
@@ -349,7 +362,7 @@ export function createTokensService() {
     async prepareCompaction(
       sessionKey: string,
       settings: CompactionSettings,
-      opts: PrepareOptions & { plan?: SummaryPlanOptions } = {},
+      opts: KeepRecentOptions & { plan?: SummaryPlanOptions } = {},
     ): Promise<{ prep: CompactionPreparation; plan: SummaryPlan | null } | null> {
       const s = state(sessionKey);
       const { plan: planOpts, ...prepOpts } = opts;
@@ -427,6 +440,29 @@ export function createTokensService() {
       const at = s.index.indexOf(firstKeptEntryId);
       if (at < 0) throw new Error(`Token worker: ${firstKeptEntryId} is not on the path of ${sessionKey}`);
       return s.index.countedAfterCompaction(at, summary);
+    },
+
+    /**
+     * Which old tool outputs a mask made now would cover, and what it saves
+     * (lib/compaction/mask.ts). The protected window is the setting, clamped
+     * like keep-recent to what the chat window leaves for a kept tail. Null
+     * when nothing qualifies.
+     */
+    planToolMask(sessionKey: string, settings: CompactionSettings, opts: { window?: number } = {}): MaskPlan | null {
+      const s = state(sessionKey);
+      const window = opts.window ?? s.opts.contextWindow;
+      const room = keptRoom(settings, window);
+      const protect = Math.min(settings.maskProtectTokens ?? settings.keepRecentTokens, room ?? Infinity);
+      const f = s.index.calibration.factor;
+      // The stub as the index counts a masked result, so the saving matches the figure after the mask.
+      const stubTokens = (e: SessionEntry) =>
+        e.type === 'message' && e.message.role === 'toolResult' ? f * (countText(maskStubText(e.message), s.info.encoding) + MESSAGE_OVERHEAD) : 0;
+      return planToolMask(s.index.entries(), s.index.pathTokens(), {
+        protectTokens: protect,
+        stubTokens,
+        contextTokens: s.index.figure(window).tokens,
+        countedTokens: s.index.estimate(),
+      });
     },
 
     /** Tokens a summary will occupy in context once appended (with the framing the model receives). */

@@ -30,6 +30,15 @@ describe('readAppSettings', () => {
     expect(read).not.toHaveProperty('stray');
   });
 
+  it('reads the masking settings back, off unless stored as true, and a bad protected window as the default', () => {
+    expect(readAppSettings({}).compaction).toMatchObject({ maskToolOutput: false, maskProtectTokens: 20_000 });
+    expect(readAppSettings({ compaction: { maskToolOutput: true, maskProtectTokens: 6000 } }).compaction).toMatchObject({ maskToolOutput: true, maskProtectTokens: 6000 });
+    expect(readAppSettings({ compaction: { maskToolOutput: 'yes', maskProtectTokens: -1 } }).compaction).toMatchObject({ maskToolOutput: false, maskProtectTokens: 20_000 });
+    const form = toCompactionForm({ maskToolOutput: true }, DEFAULT_COMPACTION_SETTINGS);
+    expect(parseCompactionForm({ ...form, maskProtectTokens: '5000' })).toEqual({ ok: true, value: expect.objectContaining({ maskToolOutput: true, maskProtectTokens: 5000 }) });
+    expect(parseCompactionForm({ ...form, maskProtectTokens: 'lots' })).toEqual({ ok: false, error: 'Protected recent tokens must be a whole number ≥ 0.' });
+  });
+
   it('keeps an optional threshold only when it is a fraction', () => {
     expect(readAppSettings({ compaction: { thresholdPercent: 0.8 } }).compaction.thresholdPercent).toBe(0.8);
     expect(readAppSettings({ compaction: { thresholdPercent: 80 } }).compaction).not.toHaveProperty('thresholdPercent');

@@ -12,6 +12,8 @@ export interface CompactionForm {
   toolResultMaxChars: string;
   /** The self-check pass after a model summary (a second request). */
   selfCheck: boolean;
+  maskToolOutput: boolean;
+  maskProtectTokens: string;
 }
 
 export function toCompactionForm(overrides: Partial<CompactionSettings>, base: CompactionSettings): CompactionForm {
@@ -23,6 +25,8 @@ export function toCompactionForm(overrides: Partial<CompactionSettings>, base: C
     thresholdPercent: v.thresholdPercent !== undefined ? String(Math.round(v.thresholdPercent * 100)) : '',
     toolResultMaxChars: String(v.toolResultMaxChars),
     selfCheck: v.selfCheck ?? false,
+    maskToolOutput: v.maskToolOutput ?? false,
+    maskProtectTokens: String(v.maskProtectTokens ?? v.keepRecentTokens),
   };
 }
 
@@ -44,6 +48,8 @@ export function parseCompactionForm(form: CompactionForm): FormResult {
     keepRecentTokens: int(form.keepRecentTokens, 'Keep recent tokens'),
     toolResultMaxChars: int(form.toolResultMaxChars, 'Tool result max characters'),
     selfCheck: form.selfCheck,
+    maskToolOutput: form.maskToolOutput,
+    maskProtectTokens: int(form.maskProtectTokens, 'Protected recent tokens'),
     ...(threshold !== undefined ? { thresholdPercent: threshold / 100 } : {}),
   };
   return errors.length ? { ok: false, error: errors[0]! } : { ok: true, value };

@@ -3,7 +3,8 @@ import type { SessionContext } from '@/lib/session/context';
 import type { EffectiveSummary, SummaryEntry } from '@/lib/session/revisions';
 import { isSummaryEntry, resolveSummaries } from '@/lib/session/revisions';
 import type { SessionTree } from '@/lib/session/tree';
-import type { EntryId, ModelChangeEntry, SessionEntry } from '@/lib/session/types';
+import { isMaskUndone } from '@/lib/session/masks';
+import type { EntryId, ModelChangeEntry, SessionEntry, ToolMaskEntry } from '@/lib/session/types';
 
 /** Entries a summary stands for, or kept verbatim next to it, on the path. */
 export interface EntryRange {
@@ -21,8 +22,10 @@ export interface TurnInfo {
   prompt: SessionEntry | null;
   /** Cached o200k tokens of the turn, or null when some entry was not counted yet. */
   tokens: number | null;
-  /** Whether the model still sees the turn verbatim (after the kept start of the compaction in effect). */
+  /** Whether the model still sees the turn verbatim (after the kept start of the compaction in effect, or pinned). */
   inContext: boolean;
+  /** Messages of the turn that are pinned (kept verbatim through compactions). */
+  pinned: number;
 }
 
 export type TimelineItem =
@@ -41,7 +44,9 @@ export type TimelineItem =
       /** The compaction currently in effect at the leaf. */
       inEffect: boolean;
     }
-  | { kind: 'model'; key: string; entry: ModelChangeEntry };
+  | { kind: 'model'; key: string; entry: ModelChangeEntry }
+  /** Old tool output masked in the model's context; `undone` after an undo on the path. */
+  | { kind: 'mask'; key: string; entry: ToolMaskEntry; undone: boolean };
 
 function isConversation(e: SessionEntry): boolean {
   return e.type === 'message' || e.type === 'branch_summary';
@@ -106,11 +111,13 @@ export function buildTimeline(tree: SessionTree, context: SessionContext, opts: 
 
   path.forEach((e, i) => {
     if (e.type === 'message') {
-      const inContext = i >= keptFromIndex;
+      const pinned = context.pinned.has(e.id);
+      const inContext = i >= keptFromIndex || pinned;
       if (e.message.role === 'user' || !current) {
         if (current) turns.push(current);
-        current = { number: ++turnNumber, entries: [], prompt: e.message.role === 'user' ? e : null, tokens: 0, inContext };
+        current = { number: ++turnNumber, entries: [], prompt: e.message.role === 'user' ? e : null, tokens: 0, inContext, pinned: 0 };
       }
+      if (pinned) current.pinned++;
       current.entries.push(e);
       current.tokens = current.tokens !== null && e.tokens ? current.tokens + e.tokens.o200k : null;
       current.inContext ||= inContext;
@@ -130,6 +137,10 @@ export function buildTimeline(tree: SessionTree, context: SessionContext, opts: 
     if (e.type === 'model_change') {
       flushTurns();
       items.push({ kind: 'model', key: e.id, entry: e });
+    }
+    if (e.type === 'tool_mask') {
+      flushTurns();
+      items.push({ kind: 'mask', key: e.id, entry: e, undone: isMaskUndone(path, e.id) });
     }
   });
   flushTurns();

@@ -5,6 +5,7 @@
  * import this file (a test walks the import graph to keep it that way).
  */
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
+import { maskStubText } from '@/lib/session/masks';
 import type { SessionEntry, TokenCache } from '@/lib/session/types';
 import {
   countingInput,
@@ -114,6 +115,10 @@ export function createExactCounter(opts: {
     },
     revisedSummary(kind, summary) {
       return count(summaryText(kind, summary)) + MESSAGE_OVERHEAD;
+    },
+    maskStub(entry) {
+      if (entry.type !== 'message' || entry.message.role !== 'toolResult') return 0;
+      return count(maskStubText(entry.message)) + MESSAGE_OVERHEAD;
     },
   };
 }

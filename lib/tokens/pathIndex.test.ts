@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildSessionContext } from '@/lib/session/context';
+import { isMaskUndone, maskStubText, resolveMasks } from '@/lib/session/masks';
 import { resolveSummaries } from '@/lib/session/revisions';
 import { SessionTree } from '@/lib/session/tree';
 import type { AssistantMessage, EntryId, SessionEntry, Usage } from '@/lib/session/types';
@@ -30,7 +31,10 @@ const REQUEST = 7;
  */
 function referenceCounts(path: SessionEntry[], f: number, view: 'own' | 'verbatim'): number[] {
   const summaries = resolveSummaries(path);
+  const masked = resolveMasks(path);
   return path.map((e) => {
+    // A masked text tool result counts as its stub in both views.
+    if (e.type === 'message' && e.message.role === 'toolResult' && masked.has(e.id) && media(e) === 0) return f * (countText(maskStubText(e.message)) + MESSAGE_OVERHEAD);
     if (e.type === 'compaction') return view === 'own' ? f * summaryTokens('compaction', summaries.get(e.id)!.summary) : 0;
     if (e.type === 'branch_summary') {
       const s = summaries.get(e.id)!;
@@ -47,7 +51,8 @@ function referenceEstimate(tree: SessionTree, leaf: EntryId | null): number {
   let med = 0;
   for (const item of ctx.items) {
     if (item.kind === 'message') {
-      const e = tree.get(item.entryId)!;
+      // The message as the model gets it: a masked result is its stub, a pinned message is carried as it is.
+      const e = { ...tree.get(item.entryId)!, message: item.message, tokens: undefined } as SessionEntry;
       raw += countEntry(e).o200k;
       med += media(e);
     } else raw += summaryTokens(item.kind === 'compactionSummary' ? 'compaction' : 'branch_summary', item.summary);
@@ -70,9 +75,11 @@ function referenceFigure(tree: SessionTree, leaf: EntryId | null): { tokens: num
   let firstRevised = Infinity;
   for (let i = path.length - 1; i >= 0; i--) {
     const e = path[i]!;
-    if ((e.type === 'compaction' && !summaries.get(e.id)?.undone) || e.type === 'model_change') break;
+    if ((e.type === 'compaction' && !summaries.get(e.id)?.undone) || e.type === 'model_change' || e.type === 'pin') break;
+    if (e.type === 'tool_mask' && !isMaskUndone(path, e.id)) break;
     if (e.type === 'summary_revision') {
-      const applied = summaries.has(e.targetId) && (e.action === 'undo' || e.action === 'redo' || e.summary !== undefined);
+      const isMask = path.some((m) => m.type === 'tool_mask' && m.id === e.targetId && position.get(m.id)! < i);
+      const applied = isMask ? e.action === 'undo' || e.action === 'redo' : summaries.has(e.targetId) && (e.action === 'undo' || e.action === 'redo' || e.summary !== undefined);
       if (applied) firstRevised = Math.min(firstRevised, position.get(e.targetId)!);
       continue;
     }
@@ -116,7 +123,12 @@ function randomEntry(r: Rng, id: string, parent: SessionEntry | null, path: Sess
     if (r.chance(0.05)) msg.content = [];
     return { ...base, type: 'message', message: msg };
   }
-  if (roll < 0.68) return { ...base, type: 'message', message: { role: 'toolResult', toolCallId: 'c', toolName: 'bash', content: [{ type: 'text', text: text(r) }], isError: false } };
+  if (roll < 0.68) {
+    // Usually the answer to the latest call on the path (so pinned calls carry their results).
+    const call = path.findLast((e) => e.type === 'message' && e.message.role === 'assistant' && e.message.content.some((c) => c.type === 'toolCall'));
+    const callId = call?.type === 'message' && call.message.role === 'assistant' ? call.message.content.find((c) => c.type === 'toolCall')?.id : undefined;
+    return { ...base, type: 'message', message: { role: 'toolResult', toolCallId: callId ?? 'c', toolName: 'bash', content: [{ type: 'text', text: text(r) }], isError: false } };
+  }
   if (roll < 0.75 && path.length > 0) {
     // Usually an entry on the path; sometimes a dangling id, as a damaged import has.
     const firstKept = r.chance(0.9) ? r.pick(path).id : 'missing';
@@ -129,6 +141,19 @@ function randomEntry(r: Rng, id: string, parent: SessionEntry | null, path: Sess
     return { ...base, type: 'summary_revision', targetId: target, action, ...(action === 'edit' || (action === 'regenerate' && r.chance(0.7)) ? { summary: text(r) } : {}) };
   }
   if (roll < 0.94) return { ...base, type: 'model_change', model: r.pick(['anthropic:claude-sonnet-4-5', 'google:gemini-2.5-pro']) };
+  if (roll < 0.965) {
+    // Pin or unpin a message on the path (sometimes one that cannot be pinned, or is not there).
+    const messages = path.filter((e) => e.type === 'message');
+    const target = messages.length && r.chance(0.9) ? r.pick(messages).id : 'elsewhere';
+    return { ...base, type: 'pin', targetId: target, pinned: r.chance(0.75) };
+  }
+  if (roll < 0.985) {
+    const results = path.filter((e) => e.type === 'message' && e.message.role === 'toolResult');
+    const masks = path.filter((e) => e.type === 'tool_mask');
+    if (masks.length && r.chance(0.4)) return { ...base, type: 'summary_revision', targetId: r.pick(masks).id, action: r.pick(['undo', 'redo'] as const) };
+    const maskedIds = results.filter(() => r.chance(0.5)).map((e) => e.id);
+    return { ...base, type: 'tool_mask', maskedIds, tokensBefore: 0, tokensAfter: 0, protectTokens: 0 };
+  }
   return { ...base, type: 'label', targetId: path.at(-1)?.id ?? 'x', label: 'mark' };
 }
 
@@ -284,6 +309,34 @@ describe('hybrid context figure', () => {
     const index = new PathTokenIndex(counter());
     index.push(withImage);
     expect(index.figure().tokens).toBe(countEntry(withImage).o200k + Math.ceil((1201 * 803) / 750));
+  });
+});
+
+describe('PathTokenIndex: pins', () => {
+  it('a result of a pinned call that is popped (a leaf switch) leaves the carried context, and its replacement joins it', () => {
+    const t = 1_700_000_000_000;
+    const call: SessionEntry = { id: 'a1', parentId: 'u1', timestamp: t + 1, type: 'message', message: { role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'bash', arguments: { command: 'ls -la' } }] } };
+    const result = (id: string, text: string): SessionEntry => ({ id, parentId: 'p1', timestamp: t + 3, type: 'message', message: { role: 'toolResult', toolCallId: 'c1', toolName: 'bash', content: [{ type: 'text', text }], isError: false } });
+    const tail = (r: SessionEntry, n: string): SessionEntry[] => [
+      r,
+      { id: `u2${n}`, parentId: r.id, timestamp: t + 4, type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'next question' }] } },
+      { id: `k${n}`, parentId: `u2${n}`, timestamp: t + 5, type: 'compaction', summary: 'Listed the files.', firstKeptEntryId: `u2${n}`, tokensBefore: 100, details: { readFiles: [], modifiedFiles: [], summarizer: { kind: 'extractive' } } },
+    ];
+    const head: SessionEntry[] = [
+      { id: 'u1', parentId: null, timestamp: t, type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'list the files' }] } },
+      call,
+      { id: 'p1', parentId: 'a1', timestamp: t + 2, type: 'pin', targetId: 'a1', pinned: true },
+    ];
+    const first = tail(result('r1', 'a.ts b.ts c.ts'), 'a');
+    const second = tail(result('r2', 'only one file here, after all: '.repeat(20)), 'b');
+    const all = [...head, ...first, ...second];
+    const index = new PathTokenIndex(counter(), { calibration: CAL, requestTokens: REQUEST });
+    for (const e of [...head, ...first]) index.push(e);
+    check(index, new SessionTree(all), 'ka');
+    expect(buildSessionContext(new SessionTree(all), 'ka').items.map((it) => it.entryId)).toEqual(['ka', 'a1', 'r1', 'u2a']);
+    index.switchTo('p1', second);
+    check(index, new SessionTree(all), 'kb');
+    expect(buildSessionContext(new SessionTree(all), 'kb').items.map((it) => it.entryId)).toEqual(['kb', 'a1', 'r2', 'u2b']);
   });
 });
 

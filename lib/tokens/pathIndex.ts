@@ -1,3 +1,5 @@
+import { maskStubText } from '@/lib/session/masks';
+import { isPinnable } from '@/lib/session/pins';
 import type { AssistantMessage, EntryId, SessionEntry, Usage } from '@/lib/session/types';
 import type { PathTokens } from './pathTokens';
 
@@ -31,7 +33,11 @@ import type { PathTokens } from './pathTokens';
  *
  * Summary revisions (regenerate / edit / undo / redo) change what an earlier
  * summary contributes; they are rare, so applying one patches the prefix sums
- * after its target (O(n)) and popping it restores them.
+ * after its target (O(n)) and popping it restores them. A tool mask (and its
+ * undo / redo) patches the same way: a masked result counts as its stub in
+ * both views. Pins add the pinned messages before the kept part (with the
+ * results of their calls) to the context figure: a few positions per pin,
+ * summed when the figure is asked.
  */
 
 export interface EntryTokenCounts {
@@ -45,6 +51,8 @@ export interface IndexCounter {
   entry(entry: SessionEntry): EntryTokenCounts;
   /** Raw tokens of a revised summary text, wrapped as a summary of that kind. */
   revisedSummary(kind: 'compaction' | 'branch_summary', summary: string): number;
+  /** Raw tokens of a tool result's mask stub as a message (lib/session/masks); a chars/4 estimate when absent. */
+  maskStub?(entry: SessionEntry): number;
 }
 
 export interface IndexCalibration {
@@ -153,6 +161,16 @@ class RawSums {
     this.raw.a[p] = this.raw.a[p]! + delta;
     for (let k = p + 1; k <= upTo; k++) this.R.a[k] = this.R.a[k]! + delta;
   }
+
+  /** Several shifts at once, in one pass over the sums (a mask touches many positions). */
+  shiftMany(deltas: ReadonlyMap<number, number>, upTo: number) {
+    let from = upTo;
+    for (const [p, d] of deltas) {
+      this.raw.a[p] = this.raw.a[p]! + d;
+      from = Math.min(from, p);
+    }
+    for (let k = from + 1; k <= upTo; k++) this.R.a[k] = this.R.a[k - 1]! + this.raw.a[k - 1]!;
+  }
 }
 
 /** Raw sums plus calibrated per-entry counts and prefix sums (factor × raw + media): PathTokens. */
@@ -180,6 +198,16 @@ class CalibratedSums {
     this.sums.shift(p, delta, upTo);
     this.counts.a[p] = this.counts.a[p]! + fd;
     for (let k = p + 1; k <= upTo; k++) this.P.a[k] = this.P.a[k]! + fd;
+  }
+
+  shiftMany(deltas: ReadonlyMap<number, number>, upTo: number, f: number) {
+    this.sums.shiftMany(deltas, upTo);
+    let from = upTo;
+    for (const [p, d] of deltas) {
+      this.counts.a[p] = this.counts.a[p]! + f * d;
+      from = Math.min(from, p);
+    }
+    for (let k = from + 1; k <= upTo; k++) this.P.a[k] = this.P.a[k - 1]! + this.counts.a[k - 1]!;
   }
 
   recalibrate(n: number, f: number, media: Float64Array) {
@@ -210,6 +238,16 @@ export class PathTokenIndex {
   private readonly compactions: number[] = [];
   private readonly summaries = new Map<EntryId, SummaryState>();
   private readonly revisions = new Map<number, RevisionUndo>();
+  /** Tool masks on the path: the positions each masks and whether it is undone. */
+  private readonly masks = new Map<EntryId, { positions: number[]; undone: boolean }>();
+  /** How many masks in effect cover a position, and what it counted before the first one. */
+  private readonly maskedAt = new Map<number, { count: number; raw: number; stub: number }>();
+  /** Undo / redo revisions of a mask, by their position: the state to restore when popped. */
+  private readonly maskRevisions = new Map<number, { targetId: EntryId; prevUndone: boolean }>();
+  /** Pinned targets now, with the positions carried for each (the message and the results of its calls). */
+  private readonly pinned = new Map<EntryId, number[]>();
+  /** Pin entries by position: the target's state before, to restore when popped. */
+  private readonly pinUndo = new Map<number, { targetId: EntryId; prev: number[] | undefined }>();
   private cal: IndexCalibration;
   /** Raw tokens every request carries besides the path: system prompt, reply priming. */
   private requestText: number;
@@ -277,6 +315,23 @@ export class PathTokenIndex {
       comp = i;
       anchor = -1; // usage reported before a compaction measured the history it replaced
       verbatim = 0;
+    } else if (entry.type === 'summary_revision' && this.masks.has(entry.targetId)) {
+      if (entry.action === 'undo' || entry.action === 'redo') {
+        const prevUndone = this.masks.get(entry.targetId)!.undone;
+        if (this.toggleMask(entry.targetId, entry.action === 'undo', i)) this.maskRevisions.set(i, { targetId: entry.targetId, prevUndone });
+        anchor = -1; // as for a summary revision: the last report no longer describes the context
+      }
+    } else if (entry.type === 'tool_mask') {
+      const positions = entry.maskedIds.map((id) => this.indexOf(id)).filter((p) => p >= 0 && this.isMaskable(p));
+      this.masks.set(entry.id, { positions, undone: true });
+      this.toggleMask(entry.id, false, i);
+      anchor = -1; // the context changed under the last report
+    } else if (entry.type === 'pin') {
+      this.pinUndo.set(i, { targetId: entry.targetId, prev: this.pinned.get(entry.targetId) });
+      const target = this.indexOf(entry.targetId);
+      if (entry.pinned && target >= 0 && isPinnable(this.path[target]!)) this.pinned.set(entry.targetId, this.unitOf(target));
+      else this.pinned.delete(entry.targetId);
+      anchor = -1;
     } else if (entry.type === 'summary_revision') {
       const undo = this.applyRevision(entry.targetId, entry.action, entry.summary, i);
       if (undo) {
@@ -289,6 +344,7 @@ export class PathTokenIndex {
     } else if (usableUsage(entry)) {
       anchor = this.staleUsage.has(entry.id) ? -1 : i;
     }
+    if (entry.type === 'message' && entry.message.role === 'toolResult') this.pinnedUnitOf(entry.message.toolCallId)?.push(i);
 
     const f = this.cal.factor;
     this.path.push(entry);
@@ -309,6 +365,25 @@ export class PathTokenIndex {
     this.pos.delete(entry.id);
     if (entry.type === 'compaction') this.compactions.pop();
     if (entry.type === 'compaction' || entry.type === 'branch_summary') this.summaries.delete(entry.id);
+    if (entry.type === 'tool_mask') {
+      this.toggleMask(entry.id, true, i);
+      this.masks.delete(entry.id);
+    }
+    const maskRev = this.maskRevisions.get(i);
+    if (maskRev) {
+      this.maskRevisions.delete(i);
+      this.toggleMask(maskRev.targetId, maskRev.prevUndone, i);
+    }
+    if (entry.type === 'message' && entry.message.role === 'toolResult') {
+      const unit = this.pinnedUnitOf(entry.message.toolCallId);
+      if (unit?.at(-1) === i) unit.pop();
+    }
+    const pin = this.pinUndo.get(i);
+    if (pin) {
+      this.pinUndo.delete(i);
+      if (pin.prev) this.pinned.set(pin.targetId, pin.prev);
+      else this.pinned.delete(pin.targetId);
+    }
     const undo = this.revisions.get(i);
     if (undo) {
       this.revisions.delete(i);
@@ -362,6 +437,85 @@ export class PathTokenIndex {
     if (!refactor) return;
     const n = this.path.length;
     this.own.recalibrate(n, cal.factor, this.media.a);
+  }
+
+  /** Only text tool results are masked: a stub has no images, and media are counted apart. */
+  private isMaskable(p: number): boolean {
+    const e = this.path[p];
+    return e?.type === 'message' && e.message.role === 'toolResult' && this.media.a[p] === 0;
+  }
+
+  /**
+   * Puts the mask `id` in effect (undone = false) or out of it, patching the
+   * sums up to prefix length `at` (the entry being pushed or popped). A
+   * position covered by two masks (one undone, then a newer one made, then
+   * the first redone) keeps its stub until neither is in effect. Returns
+   * whether the mask's state changed.
+   */
+  private toggleMask(id: EntryId, undone: boolean, at: number): boolean {
+    const m = this.masks.get(id);
+    if (!m || m.undone === undone) return false;
+    m.undone = undone;
+    const deltas = new Map<number, number>();
+    for (const p of m.positions) {
+      let s = this.maskedAt.get(p);
+      if (!undone) {
+        if (!s) {
+          const entry = this.path[p]!;
+          const stub = this.counter.maskStub?.(entry) ?? (entry.type === 'message' && entry.message.role === 'toolResult' ? Math.ceil(maskStubText(entry.message).length / 4) + 4 : 0);
+          s = { count: 0, raw: this.own.sums.raw.a[p]!, stub };
+          this.maskedAt.set(p, s);
+        }
+        if (s.count++ === 0) deltas.set(p, s.stub - s.raw);
+      } else if (s && --s.count === 0) {
+        deltas.set(p, s.raw - s.stub);
+        this.maskedAt.delete(p);
+      }
+    }
+    this.own.shiftMany(deltas, at, this.cal.factor);
+    this.verb.shiftMany(deltas, at);
+    return true;
+  }
+
+  /** The carried positions of the pinned assistant message that made call `callId`, if any. */
+  private pinnedUnitOf(callId: string): number[] | undefined {
+    for (const unit of this.pinned.values()) {
+      const e = this.path[unit[0]!];
+      if (e?.type === 'message' && e.message.role === 'assistant' && e.message.content.some((c) => c.type === 'toolCall' && c.id === callId)) return unit;
+    }
+    return undefined;
+  }
+
+  /** The pinned message at `p` and the results of its tool calls that follow it on the path. */
+  private unitOf(p: number): number[] {
+    const e = this.path[p]!;
+    const out = [p];
+    if (e.type !== 'message' || e.message.role !== 'assistant') return out;
+    const calls = new Set(e.message.content.flatMap((c) => (c.type === 'toolCall' ? [c.id] : [])));
+    for (let i = p + 1; i < this.path.length && calls.size > 0; i++) {
+      const r = this.path[i]!;
+      if (r.type === 'message' && r.message.role === 'toolResult' && calls.delete(r.message.toolCallId)) out.push(i);
+    }
+    return out;
+  }
+
+  /**
+   * Raw text and media of the pinned messages carried before `keptFrom` in a
+   * request made with path[0..k): what buildSessionContext puts after the summary.
+   */
+  private carried(keptFrom: number, k: number): { text: number; media: number } {
+    let text = 0;
+    let media = 0;
+    if (keptFrom <= 0 || this.pinned.size === 0) return { text, media };
+    for (const unit of this.pinned.values()) {
+      if (unit[0]! >= keptFrom) continue;
+      for (const u of unit) {
+        if (u >= keptFrom || u >= k) continue;
+        text += this.verb.raw.a[u]!;
+        media += this.media.a[u]!;
+      }
+    }
+    return { text, media };
   }
 
   private activeCompaction(): number {
@@ -432,11 +586,19 @@ export class PathTokenIndex {
    */
   requestCount(k: number = this.path.length): { text: number; media: number } {
     const { keptFromIndex, summaryTokens } = this.compactionState(k);
+    const pinned = this.carried(keptFromIndex, k);
     return {
-      text: this.requestText + summaryTokens + this.verb.R.a[k]! - this.verb.R.a[keptFromIndex]!,
-      media: this.M.a[k]! - this.M.a[keptFromIndex]!,
+      text: this.requestText + summaryTokens + pinned.text + this.verb.R.a[k]! - this.verb.R.a[keptFromIndex]!,
+      media: pinned.media + this.M.a[k]! - this.M.a[keptFromIndex]!,
     };
   }
+
+  /** The counted figure of the whole context, ignoring any reported usage: what figure() shows once a change resets the anchor. */
+  estimate(): number {
+    const r = this.requestCount(this.path.length);
+    return this.cal.factor * r.text + this.cal.offset + r.media;
+  }
+
 
   /**
    * Position of the reply whose reported usage still describes the context at
@@ -457,7 +619,8 @@ export class PathTokenIndex {
     for (let i = n - 1; i >= 0; i--) {
       const e = this.path[i]!;
       if (e.type === 'compaction' && !this.summaries.get(e.id)?.undone) return -1;
-      if (e.type === 'model_change' || this.staleUsage.has(e.id)) return -1;
+      if (e.type === 'model_change' || e.type === 'pin' || this.staleUsage.has(e.id)) return -1;
+      if (e.type === 'tool_mask' && !this.masks.get(e.id)?.undone) return -1;
       if (e.type === 'summary_revision') {
         const t = this.pos.get(e.targetId);
         if (t !== undefined) firstRevisedTarget = Math.min(firstRevisedTarget, t);
@@ -514,8 +677,10 @@ export class PathTokenIndex {
    */
   countedAfterCompaction(keptFromIndex: number, summary: string): number {
     const n = this.path.length;
-    const text = this.requestText + this.counter.revisedSummary('compaction', summary) + this.verb.R.a[n]! - this.verb.R.a[keptFromIndex]!;
-    const media = this.M.a[n]! - this.M.a[keptFromIndex]!;
+    // Pinned messages before the cut are carried after the summary (buildSessionContext): they count too.
+    const pinned = this.carried(keptFromIndex, n);
+    const text = this.requestText + this.counter.revisedSummary('compaction', summary) + pinned.text + this.verb.R.a[n]! - this.verb.R.a[keptFromIndex]!;
+    const media = pinned.media + this.M.a[n]! - this.M.a[keptFromIndex]!;
     return Math.max(0, Math.round(this.cal.factor * text + this.cal.offset + media));
   }
 

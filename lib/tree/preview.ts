@@ -7,7 +7,7 @@ import type { AssistantMessage, ChatMessage, SessionEntry, ToolCallPart, ToolRes
  * a preview costs the same for a one-word reply and for a 1 MB log.
  */
 
-export type PreviewKind = 'user' | 'assistant' | 'toolResult' | 'compaction' | 'branchSummary' | 'model' | 'label' | 'revision' | 'custom';
+export type PreviewKind = 'user' | 'assistant' | 'toolResult' | 'compaction' | 'branchSummary' | 'model' | 'label' | 'revision' | 'custom' | 'pin' | 'mask';
 
 export interface EntryPreview {
   kind: PreviewKind;
@@ -160,6 +160,10 @@ function computePreview(e: SessionEntry): EntryPreview {
       return { kind: 'revision', text: `[summary revision: ${e.action}]`, error: false };
     case 'custom':
       return { kind: 'custom', text: `[custom: ${clip(e.display ?? e.customType, 120)}]`, error: false };
+    case 'pin':
+      return { kind: 'pin', text: e.pinned ? '[pinned: kept verbatim]' : '[unpinned]', error: false };
+    case 'tool_mask':
+      return { kind: 'mask', text: `[tool output masked: ${e.maskedIds.length} results, ${formatCount(e.tokensBefore)} → ${formatCount(e.tokensAfter)} tokens]`, error: false };
   }
 }
 

@@ -114,6 +114,10 @@ function entryMd(e: SessionEntry, level: string, effective?: EffectiveSummary): 
       return quote(`**Summary ${e.action}** (of ${e.targetId})${e.summary !== undefined ? `\n\n${e.summary}` : ''}`);
     case 'custom':
       return `*[${e.customType}] ${entryPreview(e, 200)}*`;
+    case 'pin':
+      return `*${e.pinned ? 'Pinned' : 'Unpinned'} entry ${e.targetId} (kept verbatim through compactions)*`;
+    case 'tool_mask':
+      return `*Old tool output masked in the model's context: ${e.maskedIds.length} results, ${formatCount(e.tokensBefore)} → ${formatCount(e.tokensAfter)} tokens*`;
   }
 }
 

@@ -131,6 +131,13 @@ export function exportPiV3(snapshot: SessionSnapshot): string {
       case 'summary_revision':
         rec = { type: 'custom', ...base, customType: 'longctx:summary_revision', data: { targetId: e.targetId, action: e.action, ...(e.summary !== undefined ? { summary: e.summary } : {}) } };
         break;
+      // pi has neither pins nor masks: kept as custom records, which pi ignores (read back, they no longer apply).
+      case 'pin':
+        rec = { type: 'custom', ...base, customType: 'longctx:pin', data: { targetId: e.targetId, pinned: e.pinned } };
+        break;
+      case 'tool_mask':
+        rec = { type: 'custom', ...base, customType: 'longctx:tool_mask', data: { maskedIds: e.maskedIds, tokensBefore: e.tokensBefore, tokensAfter: e.tokensAfter, protectTokens: e.protectTokens } };
+        break;
       case 'custom':
         rec = { type: 'custom', ...base, customType: e.customType, ...(e.data !== undefined ? { data: e.data } : {}), ...(e.display !== undefined ? { display: e.display } : {}) };
         break;

@@ -1,4 +1,4 @@
-import { formatBytes } from '@/lib/format/numbers';
+import { formatBytes, formatCount } from '@/lib/format/numbers';
 import { summarizerLabel } from '@/lib/timeline/summarizerLabel';
 import type { EffectiveSummary } from '@/lib/session/revisions';
 import { messageText, oneLine } from '@/lib/session/messages';
@@ -43,6 +43,10 @@ export function entryLabel(e: SessionEntry): string {
       return `Summary ${e.action}`;
     case 'custom':
       return e.customType;
+    case 'pin':
+      return e.pinned ? 'Pinned' : 'Unpinned';
+    case 'tool_mask':
+      return 'Tool output masked';
   }
 }
 
@@ -71,6 +75,10 @@ export function entryPreview(e: SessionEntry, max = 80): string {
       return oneLine(e.summary ?? e.targetId, max);
     case 'custom':
       return oneLine(e.display ?? '', max);
+    case 'pin':
+      return `${e.pinned ? 'pinned' : 'unpinned'} ${e.targetId}`;
+    case 'tool_mask':
+      return `${e.maskedIds.length} tool results, ${formatCount(e.tokensBefore)} → ${formatCount(e.tokensAfter)} tokens`;
   }
 }
 
