@@ -202,6 +202,12 @@ export type PrepareOutcome = { ok: true; prep: CompactionPreparation; forced: bo
  * it (estimatedTokensAfter ≤ limit), or the reason is 'recent-too-large'.
  */
 export function tryPrepareCompaction(path: readonly SessionEntry[], tokens: PathTokens, settings: CompactionSettings, opts: PrepareOptions = {}): PrepareOutcome {
+  const { state: _state, ...outcome } = attempt(path, tokens, settings, opts);
+  return outcome as PrepareOutcome;
+}
+
+/** tryPrepareCompaction, with the path state the preview reuses. */
+function attempt(path: readonly SessionEntry[], tokens: PathTokens, settings: CompactionSettings, opts: PrepareOptions): PrepareOutcome & { state?: PathState } {
   const d = decideCut(path, tokens, settings, opts);
   const before = () => opts.contextTokens ?? (path.length ? contextTokensOf(path, tokens) : 0) + (opts.requestTokens ?? 0);
   if (!d.ok) return { ok: false, reason: d.reason, tokensBefore: before(), keepRecentTokens: d.keepRecentTokens };
@@ -209,7 +215,7 @@ export function tryPrepareCompaction(path: readonly SessionEntry[], tokens: Path
   if (d.mustFit && !opts.force && prep.estimatedTokensAfter > compactionLimit(opts.window!, settings)) {
     return { ok: false, reason: 'recent-too-large', tokensBefore: prep.tokensBefore, keepRecentTokens: d.keepRecentTokens };
   }
-  return { ok: true, prep, forced: d.cut.forced };
+  return { ok: true, prep, forced: d.cut.forced, state: d.state };
 }
 
 /**
@@ -413,10 +419,10 @@ export function previewCompaction(
   settings: CompactionSettings,
   opts: PrepareOptions = {},
 ): CompactionPreview {
-  const o = tryPrepareCompaction(path, tokens, settings, opts);
+  const { state, ...o } = attempt(path, tokens, settings, opts);
   if (!o.ok) return o;
   const { prep } = o;
-  const summaries = resolveSummaries(path);
+  const summaries = state!.summaries;
   const historyEnd = prep.isSplitTurn ? prep.turnStartIndex! : prep.firstKeptIndex;
   return {
     ok: true,
