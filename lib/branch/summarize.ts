@@ -1,7 +1,7 @@
 import { planSequence } from '@/lib/compaction/chunking';
 import { extractiveBudgetChars, extractiveSummary } from '@/lib/compaction/extractive';
 import { summaryOutputBudget } from '@/lib/compaction/prepare';
-import { userMessagesOf } from '@/lib/compaction/userMessages';
+import { renderUserMessages, userMessagesBudgetChars, userMessagesOf } from '@/lib/compaction/userMessages';
 import { fileFooter } from '@/lib/compaction/fileOps';
 import { planLimits, type PlanOptions } from '@/lib/compaction/plan';
 import { SUMMARIZER_SYSTEM, branchInstructions, continuationInstructions } from '@/lib/compaction/prompts';
@@ -81,7 +81,8 @@ export async function summarizeBranch(prep: BranchSummaryPreparation, engine: Su
   const produced = await produceSummary<BranchSummaryHooks>({
     engine,
     fileOps: prep.fileOps,
-    span: { tokens: prep.tokens, userMessages: userMessagesOf(prep.items) },
+    // A branch summary has no window bound to keep: its section is sized by the span alone.
+    span: { tokens: prep.tokens, userMessages: renderUserMessages(userMessagesOf(prep.items), userMessagesBudgetChars(prep.tokens)) },
     // A continuation is the conversation itself, not an abandoned branch: the extractive summary says so.
     extractive: (options) =>
       extractiveSummary({ kind: opts.purpose === 'continuation' ? 'compaction' : 'branch', items: prep.items, fileOps: prep.fileOps }, { maxChars: extractiveBudgetChars(summaryOutputBudget(DEFAULT_COMPACTION_SETTINGS), prep.tokens), ...options }),

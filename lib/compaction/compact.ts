@@ -1,15 +1,14 @@
 import type { CompactionEntry } from '@/lib/session/types';
 import { extractiveBudgetChars, extractiveSummary } from './extractive';
-import { mergedUserMessages } from './userMessages';
 import { notifyAfterHooks, hookList, produceSummary, producedDetails, type SummaryEngine, type SummaryRunOptions } from './produce';
 import type { CompactionHooks, CompactionPreparation, CompactionResult } from './types';
 
 export type CompactOptions = SummaryRunOptions<CompactionHooks>;
 
-/** The extractive summary is one text: it gets the whole model budget, previous summary included. */
+/** The extractive summary is one text with its own user-messages section: it gets the whole output budget, previous summary included. */
 function extractiveBudgetTokens(prep: CompactionPreparation): number {
   const b = prep.summaryBudget;
-  return b.carried + b.history + b.turnPrefix;
+  return b.carried + b.history + b.turnPrefix + b.userMessages;
 }
 
 /**
@@ -25,7 +24,7 @@ export async function compact(prep: CompactionPreparation, engine: SummaryEngine
   const produced = await produceSummary<CompactionHooks>({
     engine,
     fileOps: prep.fileOps,
-    span: { tokens: spanTokens, userMessages: mergedUserMessages(prep.previousSummary, [...prep.messagesToSummarize, ...prep.turnPrefixMessages]) },
+    span: { tokens: spanTokens, userMessages: prep.userMessages },
     extractive: (options) =>
       extractiveSummary(
         { kind: 'compaction', items: prep.messagesToSummarize, turnPrefix: prep.turnPrefixMessages, previousSummary: prep.previousSummary, fileOps: prep.fileOps },

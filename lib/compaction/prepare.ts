@@ -7,6 +7,7 @@ import { addDetails, addItems, createFileOps, toFileLists } from './fileOps';
 import { compactionLimit } from './policy';
 import { MIN_SUMMARY_TOKENS, summaryBudget } from './summaryBudget';
 import type { CompactionPreparation, NoCompactionReason, SummaryItem } from './types';
+import { mergedUserMessages } from './userMessages';
 
 export interface PrepareOptions {
   /** Overrides settings.keepRecentTokens (manual compaction, overflow recovery). */
@@ -279,7 +280,8 @@ function buildPreparation(
   let tokensPinned = 0;
   for (const i of pinned) tokensPinned += tokens.counts[i]!;
   const fileOps = toFileLists(ops);
-  const budget = summaryBudget({
+  const all = [...messagesToSummarize, ...turnPrefixMessages];
+  const { budget, userMessages } = summaryBudget({
     outputBudget: summaryOutputBudget(settings),
     ...(opts.window !== undefined && opts.window > 0 ? { room: compactionLimit(opts.window, settings) - request - cut.keptTokens - tokensPinned } : {}),
     previousSummaryTokens,
@@ -287,13 +289,14 @@ function buildPreparation(
     turnPrefixTokens: tokensTurnPrefix,
     isSplitTurn,
     fileOps,
+    userMessages: mergedUserMessages(previousSummary, all),
     ...(opts.countText ? { countText: opts.countText } : {}),
   });
-  const all = [...messagesToSummarize, ...turnPrefixMessages];
 
   return {
     leafId: path[path.length - 1]!.id,
-    firstKeptEntryId: path[cut.firstKeptIndex]!.id,
+    // A regeneration of a compaction that kept nothing cuts past the end; its caller names the entry.
+    firstKeptEntryId: (path[cut.firstKeptIndex] ?? path[path.length - 1]!).id,
     firstKeptIndex: cut.firstKeptIndex,
     summarizeFromIndex: from,
     isSplitTurn,
@@ -309,6 +312,7 @@ function buildPreparation(
     pinnedEntryIds: pinned.map((i) => path[i]!.id),
     estimatedTokensAfter: Math.ceil(request + cut.keptTokens + tokensPinned + budget.total),
     summaryBudget: budget,
+    userMessages,
     previousSummary,
     previousCompactionId,
     fileOps,
@@ -352,12 +356,9 @@ export function prepareRegeneration(
   }
   const keptTokens = sumCounts(tokens, pathBefore, firstKeptIndex, pathBefore.length, st.summaries);
   const cut: CutPoint = { firstKeptIndex, turnStartIndex, keptTokens, forced: false };
-  if (!keepsNothing) return buildPreparation(pathBefore, tokens, settings, { contextTokens: original.tokensBefore }, cut, st, keptTokens);
-  // Build as if the last entry were kept, then drop it back into the summarised part.
-  const prep = buildPreparation(pathBefore, tokens, settings, { contextTokens: original.tokensBefore }, { ...cut, firstKeptIndex: pathBefore.length - 1 }, st, keptTokens);
-  const last = pathBefore[pathBefore.length - 1]!;
-  const tail = last.type === 'message' ? [{ kind: 'message' as const, entryId: last.id, message: last.message }] : [];
-  return { ...prep, firstKeptEntryId: original.id, firstKeptIndex: pathBefore.length, messagesToSummarize: [...prep.messagesToSummarize, ...tail], summarizedEntryCount: prep.summarizedEntryCount + tail.length, tokensKept: 0 };
+  const prep = buildPreparation(pathBefore, tokens, settings, { contextTokens: original.tokensBefore }, cut, st, keptTokens);
+  // Keeping nothing, the compaction's own id is its first kept entry (what buildSessionContext expects).
+  return keepsNothing ? { ...prep, firstKeptEntryId: original.id } : prep;
 }
 
 // ---------------------------------------------------------------- preview

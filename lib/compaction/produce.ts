@@ -7,7 +7,7 @@ import { selfCheckSummary } from './selfCheck';
 import { addUsage, isAbortError, throwIfAborted, type TextSummarizer } from './summarizer';
 import { retryBudget, summaryFlaw } from './summaryCheck';
 import type { BeforeSummaryDecision, FileLists, MaybePromise, SummaryPlan } from './types';
-import { renderUserMessages, withUserMessages, type UserMessageRecord } from './userMessages';
+import { withUserMessages } from './userMessages';
 
 /**
  * What every summary shares, whether it replaces old history (a compaction)
@@ -38,9 +38,16 @@ export interface SummaryRunOptions<H> extends RunPlanOptions {
   selfCheck?: boolean;
 }
 
-/** Characters of user messages a model summary carries verbatim: Codex keeps ~20k tokens; never more than about a third of the span. */
-function userMessagesBudgetChars(spanTokens: number): number {
-  return Math.max(0, Math.min(60_000, Math.floor(spanTokens * 1.2)));
+/** What a summary replaces. */
+export interface SummarySpan {
+  /** Its tokens (0: unknown). */
+  tokens: number;
+  /**
+   * The user-messages section every model summary ends with (userMessages.ts),
+   * rendered by the caller: a compaction decided it with its budget when it was
+   * prepared (estimatedTokensAfter counts it), so it is used as it is.
+   */
+  userMessages: string;
 }
 
 export function hookList<H>(hooks: H | readonly H[] | undefined): readonly H[] {
@@ -122,13 +129,12 @@ export interface ProducedSummary {
  */
 async function modelSummary(
   engine: Extract<SummaryEngine, { kind: 'model' }>,
-  span: { tokens: number; userMessages: readonly UserMessageRecord[] },
+  span: SummarySpan,
   opts: SummaryRunOptions<unknown>,
 ): Promise<{ ok: true; summary: string; body: string; usage?: Usage } | { ok: false; fallback: SummaryFallback; usage?: Usage }> {
   const { plan, summarizer } = engine;
   const count = opts.countTokens ?? ((t: string) => Math.ceil(t.length / 4));
-  const section = renderUserMessages(span.userMessages, userMessagesBudgetChars(span.tokens));
-  const finish = (body: string) => withFileFooter(withUserMessages(body, section), plan.fileOps);
+  const finish = (body: string) => withFileFooter(withUserMessages(body, span.userMessages), plan.fileOps);
   let usage: Usage | undefined;
   let tighten: RunPlanOptions['tighten'];
   let attempts = 0;
@@ -157,8 +163,7 @@ export async function produceSummary<H extends { name?: string }>(args: {
   engine: SummaryEngine;
   /** What the preparation found: the file lists a hook or the extractive summarizer keeps unless told otherwise. */
   fileOps: FileLists;
-  /** What the summary replaces: its tokens (0: unknown) and the user messages in it, an earlier summary's included. */
-  span: { tokens: number; userMessages: readonly UserMessageRecord[] };
+  span: SummarySpan;
   /** The summary without a model; with `fallback` set when it stands in for a rejected model summary. */
   extractive: (options: ExtractiveOptions | undefined) => string;
   ask: (h: H, ctx: { signal?: AbortSignal }) => (() => MaybePromise<BeforeSummaryDecision>) | undefined;
@@ -208,14 +213,13 @@ async function withSelfCheck(
   produced: Omit<ProducedSummary, 'durationMs'>,
   body: string,
   engine: Extract<SummaryEngine, { kind: 'model' }>,
-  span: { tokens: number; userMessages: readonly UserMessageRecord[] },
+  span: SummarySpan,
   opts: SummaryRunOptions<unknown>,
 ): Promise<Omit<ProducedSummary, 'durationMs'>> {
   const check = await selfCheckSummary(engine.plan, engine.summarizer, body, opts.signal ? { signal: opts.signal } : {});
   const usage = check.usage ? { usage: check.usage } : {};
   if (!check.patched) return { ...produced, selfCheck: { patched: false, ...usage } };
-  const section = renderUserMessages(span.userMessages, userMessagesBudgetChars(span.tokens));
-  const summary = withFileFooter(withUserMessages(check.body, section), engine.plan.fileOps);
+  const summary = withFileFooter(withUserMessages(check.body, span.userMessages), engine.plan.fileOps);
   const count = opts.countTokens ?? ((t: string) => Math.ceil(t.length / 4));
   if (span.tokens > 0 && (await count(summary)) >= span.tokens) return { ...produced, selfCheck: { patched: false, ...usage } };
   return { ...produced, summary, selfCheck: { patched: true, ...usage } };

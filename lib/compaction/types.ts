@@ -41,6 +41,8 @@ export interface SummaryBudget {
   turnPrefix: number;
   /** Tokens of what is kept as it was: the previous summary when only a turn prefix is new (the history part then is that summary). */
   carried: number;
+  /** The user-messages section appended to a model summary (CompactionPreparation.userMessages), its join included; the model shares what it leaves. */
+  userMessages: number;
   /** Framing, divider and file lists around the model's text. */
   fixed: number;
   /** Upper bound of the compaction entry's tokens in context. */
@@ -85,6 +87,8 @@ export interface CompactionPreparation {
   estimatedTokensAfter: number;
   /** The one output budget of this compaction, split between the history and a split turn's prefix. */
   summaryBudget: SummaryBudget;
+  /** The user-messages section every model summary of this compaction ends with, decided with the budget ('' when none fits). */
+  userMessages: string;
   /** Effective text of the compaction in effect (after revisions; undone ones skipped), file footer included. */
   previousSummary: string | null;
   previousCompactionId: EntryId | null;

@@ -30,6 +30,15 @@ const FIRST_LINE_TAG = '(first line only)';
 /** First lines are cut to this many characters. */
 const FIRST_LINE_MAX = 200;
 
+/**
+ * Characters of user messages a summary may carry: Codex keeps ~20k tokens;
+ * never more than about a third of the span. A compaction also caps the
+ * section by its share of the output budget (summaryBudget.ts).
+ */
+export function userMessagesBudgetChars(spanTokens: number): number {
+  return Math.max(0, Math.min(60_000, Math.floor(spanTokens * 1.2)));
+}
+
 export interface UserMessageRecord {
   text: string;
   /** False when only the first line is known (an earlier summary had already shortened it). */
