@@ -6,7 +6,7 @@ import { guarded } from './errors';
 import { domainEntry, entryRow, sessionRow, type MetaFields } from './rows';
 import type { SessionRow } from './schema';
 import { nextRev, prepareImport, sameSourceKey, type ImportOutcome, type Tx } from './sessions';
-import { nextLocalHlc, unsynced } from './syncMarks';
+import { entriesNeedMarks, nextLocalHlc, unsynced } from './syncMarks';
 
 /**
  * Writing one imported file in bounded steps, all or nothing.
@@ -142,9 +142,10 @@ export class StagedImport {
     this.staged.push(...written);
     const record: StagingRecord = { sessionIds: this.staged.map((p) => p.id), at: Date.now() };
     const writing = guarded(() =>
-      db.transaction('rw', db.entries, db.meta, db.settings, async (tx) => {
+      db.transaction('rw', [db.entries, db.meta, db.settings, db.syncState], async (tx) => {
         const rev = await nextRev(tx as Tx);
-        await db.entries.bulkAdd(rows.flatMap(({ id, entries }) => entries.map((e) => unsynced(entryRow(e, id, rev)))));
+        const mark = await entriesNeedMarks(db);
+        await db.entries.bulkAdd(rows.flatMap(({ id, entries }) => entries.map((e) => (mark ? unsynced(entryRow(e, id, rev)) : entryRow(e, id, rev)))));
         await db.settings.put({ key: this.key, value: record });
       }),
     ).then(() => {
