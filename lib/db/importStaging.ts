@@ -1,12 +1,12 @@
 import { Dexie } from 'dexie';
 import { newId } from '@/lib/session/ids';
-import type { SessionEntry, SessionMeta, SessionSnapshot } from '@/lib/session/types';
+import type { SessionMeta, SessionSnapshot } from '@/lib/session/types';
 import { getDB, type AppDB } from './db';
 import { guarded } from './errors';
-import { domainEntry, entryRow, sessionRow, type MetaFields } from './rows';
-import type { SessionRow } from './schema';
+import { entryRow, sessionRow, type MetaFields } from './rows';
+import type { SessionRow, StoredEntry } from './schema';
 import { nextRev, prepareImport, sameSourceKey, type ImportOutcome, type Tx } from './sessions';
-import { entriesNeedMarks, nextLocalHlc, unsynced } from './syncMarks';
+import { entriesNeedMarks, nextLocalHlc } from './syncMarks';
 
 /**
  * Writing one imported file in bounded steps, all or nothing.
@@ -131,13 +131,15 @@ export class StagedImport {
     if (batch.length === 0) return;
     const db = this.db;
     const written: Pending[] = [];
-    const rows: { id: string; entries: SessionEntry[] }[] = [];
+    // The rows are built here, once, outside the transaction; it only stamps them with its revision (and
+    // sync marks). Rows take the domain fields only (rows.ts): the converted sessions are dropped with the batch.
+    const rows: StoredEntry[] = [];
     for (const { index, snap, hashFollows } of batch) {
-      // Domain fields only (rows.ts), and a content hash for sessions that carry none (the app's own exports).
-      const { meta, entries } = hashFollows ? { meta: snap.meta, entries: snap.entries.map(domainEntry) } : prepareImport(snap, this.opts.fileName);
+      // A content hash for sessions that carry none (the app's own exports); a streamed export gets the file's at commit.
+      const { meta, entries } = hashFollows ? snap : prepareImport(snap, this.opts.fileName);
       const id = newId();
       written.push({ index, id, entryCount: entries.length, meta });
-      rows.push({ id, entries });
+      for (const e of entries) rows.push(entryRow(e, id, 0));
     }
     this.staged.push(...written);
     const record: StagingRecord = { sessionIds: this.staged.map((p) => p.id), at: Date.now() };
@@ -145,7 +147,11 @@ export class StagedImport {
       db.transaction('rw', [db.entries, db.meta, db.settings, db.syncState], async (tx) => {
         const rev = await nextRev(tx as Tx);
         const mark = await entriesNeedMarks(db);
-        await db.entries.bulkAdd(rows.flatMap(({ id, entries }) => entries.map((e) => (mark ? unsynced(entryRow(e, id, rev)) : entryRow(e, id, rev)))));
+        for (const row of rows) {
+          row.rev = rev;
+          if (mark) row.unsynced = 1;
+        }
+        await db.entries.bulkAdd(rows);
         await db.settings.put({ key: this.key, value: record });
       }),
     ).then(() => {
