@@ -65,6 +65,9 @@ export class JsonArrayStream {
   private elementLine = 1;
   /** Where the current element starts in the chunk being scanned; 0 when it started in an earlier chunk. */
   private start = 0;
+  /** Newlines counted so far in the chunk being scanned, up to `countedTo`: element lines cost one pass over the chunk. */
+  private counted = 0;
+  private countedTo = 0;
 
   constructor(
     private readonly onElement: (value: unknown) => void,
@@ -80,6 +83,8 @@ export class JsonArrayStream {
     const n = chunk.length;
     let i = 0;
     this.start = 0;
+    this.counted = 0;
+    this.countedTo = 0;
     while (i < n) {
       if (this.phase === 'element') {
         i = this.scanElement(chunk, i);
@@ -119,7 +124,9 @@ export class JsonArrayStream {
           }
           if (c === CLOSE_BRACKET || c === COMMA) this.fail(chunk, i, `unexpected ${JSON.stringify(chunk[i])}`);
           this.phase = 'element';
-          this.elementLine = this.line + countNewlines(chunk, 0, i);
+          this.counted += countNewlines(chunk, this.countedTo, i);
+          this.countedTo = i;
+          this.elementLine = this.line + this.counted;
           this.start = i;
           // The scan takes it from its first character; a number or literal has no brackets or quotes to follow.
           this.bare = c !== OPEN_BRACE && c !== OPEN_BRACKET && c !== QUOTE;
