@@ -360,6 +360,8 @@ async function importFigures(baseURL: string, big: { path: string; bytes: number
       megabytesPerSecond: big.bytes / 1e6 / importSeconds,
       longTasks: importLong.length,
       maxLongTaskMs: Math.max(0, ...importLong.map((x) => x.duration)),
+      /** Each long task: ms after the file was chosen, and its duration (the import ends at `seconds`). */
+      longTaskTimes: importLong.map((x) => [Math.round(x.start - importStart), Math.round(x.duration)]),
       heapPeakAboveBase: heapPeak - heap0,
       /** The empty app's resident memory, before the import: renderer and browser process. */
       baseline: { renderer: before.rss.renderer, browser: before.rss.browser },
