@@ -7,7 +7,7 @@ import { guarded } from './errors';
 import { domainMeta, entryRow, sessionRow } from './rows';
 import type { SessionRow, StoredEntry } from './schema';
 import { toDomainEntry, toMeta } from './sessions';
-import { nextLocalHlc, observeRemoteHlc } from './syncMarks';
+import { JOINING_KEY, nextLocalHlc, observeRemoteHlc, SPACE_KEY } from './syncMarks';
 import { observe, type Unsubscribe } from './watch';
 
 /**
@@ -16,7 +16,7 @@ import { observe, type Unsubscribe } from './watch';
  * tombstones), merging what other devices wrote, and the status the UI shows.
  */
 
-const SPACE = 'space';
+const SPACE = SPACE_KEY;
 const CHECKPOINT = 'checkpoint';
 const STATUS = 'status';
 /** Rows marked or unmarked per request when a whole database is (re)queued: bounded memory at any size. */
@@ -36,8 +36,13 @@ export async function loadSpace(db: AppDB = getDB()): Promise<SpaceConfig | null
 
 /** Joining: everything stored here is queued, whatever it was pushed to before (another space, or none). */
 export async function saveSpace(space: SpaceConfig, db: AppDB = getDB()): Promise<void> {
+  // Recorded before the marking: an import that writes its entries without marks (syncMarks.ts
+  // entriesNeedMarks) has seen neither this nor the space, so it committed before the marking starts.
+  // Left behind by a join that failed, it costs imports their marks, nothing else.
+  await db.syncState.put({ key: JOINING_KEY, value: Date.now() });
   await markAllForPush(db);
   await db.transaction('rw', db.syncState, async () => {
+    await db.syncState.delete(JOINING_KEY);
     await db.syncState.put({ key: SPACE, value: space });
     await db.syncState.put({ key: CHECKPOINT, value: 0 });
     await db.syncState.put({ key: STATUS, value: { ...OFF_STATUS, state: 'syncing' } satisfies SyncStatus });
@@ -46,7 +51,7 @@ export async function saveSpace(space: SpaceConfig, db: AppDB = getDB()): Promis
 
 export async function forgetSpace(db: AppDB = getDB()): Promise<void> {
   await db.transaction('rw', db.syncState, async () => {
-    await db.syncState.bulkDelete([SPACE, CHECKPOINT]);
+    await db.syncState.bulkDelete([SPACE, CHECKPOINT, JOINING_KEY]);
     await db.syncState.put({ key: STATUS, value: OFF_STATUS });
   });
 }

@@ -31,3 +31,21 @@ export async function observeRemoteHlc(db: AppDB, remote: Hlc, now = Date.now())
 }
 
 export const unsynced = (row: StoredEntry): StoredEntry => ({ ...row, unsynced: 1 });
+
+/** sync.ts's records of the space this browser is in, and of a join in progress. */
+export const SPACE_KEY = 'space';
+export const JOINING_KEY = 'joining';
+
+/**
+ * Whether entries written now must be marked for pushing. Outside a sync
+ * space a mark is only a cost, two index writes per entry (`unsynced`,
+ * `[sessionId+unsynced]`), which bulk imports can skip: joining marks
+ * everything stored (sync.ts saveSpace). Must run in the write's own
+ * transaction with `syncState` in its scope, and a join counts from its
+ * start: saveSpace records `joining` before it marks, so a write that saw
+ * neither record committed before the marking began, and the marking covers it.
+ */
+export async function entriesNeedMarks(db: AppDB): Promise<boolean> {
+  const [inSpace, joining] = await db.syncState.bulkGet([SPACE_KEY, JOINING_KEY]);
+  return inSpace !== undefined || joining !== undefined;
+}

@@ -1,7 +1,7 @@
-import { JSONParser } from '@streamparser/json';
 import { DETECT_HEAD_CHARS, detectFormat } from './detect';
 import { Fnv1a64 } from './hash';
 import { parseJsonDocument } from './jsonValues';
+import { JsonArrayStream } from './jsonArrayStream';
 import { LineSplitter, Utf8Counter } from './lines';
 import { ChatGptCollector } from './readers/chatgpt';
 import { ClaudeAiCollector } from './readers/claudeAi';
@@ -22,10 +22,9 @@ import type { SessionMeta, SessionSnapshot } from '@/lib/session/types';
  * The first ~64 KB are buffered to detect the format, then:
  * - JSON lines (native, pi, Claude Code, Codex, Gemini CLI's .jsonl) go line
  *   by line through the same JsonlFeeder the text readers use;
- * - a ChatGPT, Claude.ai or Open WebUI export array is parsed with
- *   @streamparser/json, one conversation at a time, each handed to the same
- *   converter the text reader uses and then dropped (keepStack: false, so the
- *   parser does not keep them either);
+ * - a ChatGPT, Claude.ai or Open WebUI export array is split into its
+ *   elements (jsonArrayStream.ts), each parsed by JSON.parse and handed to the
+ *   same converter the text reader uses, then dropped;
  * - single documents (LibreChat, SWE-agent, LobeChat, a Gemini CLI .json, one
  *   Open WebUI chat) are small and are buffered, then read as text.
  * The content hash is computed over the chunks as they pass, so it equals the
@@ -83,100 +82,12 @@ function jsonlConsumer(format: FormatId, factory: JsonlSinkFactory, opts: Import
   };
 }
 
-/**
- * Line numbers for the streamed JSON parser's errors, which give a byte
- * offset (or none, when the token parser objects: then the tokenizer's offset
- * is where it stopped). Only the write in progress is scanned: before it, a
- * count of lines and bytes is all that is kept.
- */
-class LineCounter {
-  private line = 1;
-  private readonly bytes = new Utf8Counter();
-
-  /** The 1-based line of absolute byte `at`, when it falls in `text` (the write in progress). */
-  lineOf(text: string, at: number): number | undefined {
-    let b = this.bytes.bytes;
-    if (!(at >= b)) return undefined;
-    let line = this.line;
-    for (let i = 0; i < text.length && b < at; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 0x0a) line++;
-      if (c < 0x80) b += 1;
-      else if (c < 0x800) b += 2;
-      else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-        b += 4;
-        i++;
-      } else b += 3;
-    }
-    return b >= at ? line : undefined;
-  }
-
-  advance(text: string): void {
-    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.line++;
-    this.bytes.add(text);
-  }
-}
-
-function streamError(err: unknown, chars: number, format: FormatId, lineOf: (byte: number) => number | undefined, parserOffset?: number): ImportError {
-  if (err instanceof ImportError) return err;
-  const msg = err instanceof Error ? err.message : String(err);
-  if (/ended in (the )?mid/i.test(msg)) return new ImportError('The file ends in the middle of a JSON value (truncated JSON).', { format, cause: err });
-  const pos = /absolute position "?(\d+)/.exec(msg) ?? /position "?(\d+)/.exec(msg);
-  const byte = pos ? Number(pos[1]) : parserOffset;
-  const why = msg.replace(/\s*at chunk position "?\d+"?\s*\(absolute position "?\d+"?\)/, '').replace(/\s*at position "?\d+"?/, '');
-  const line = byte !== undefined ? lineOf(byte) : undefined;
-  if (line !== undefined) return new ImportError(`Line ${line}: invalid JSON (${why})`, { format, line, cause: err });
-  const where = pos ? `at byte ${pos[1]}` : `after character ${chars}`;
-  return new ImportError(`Invalid JSON ${where} (${why})`, { format, cause: err });
-}
-
 function arrayConsumer(collector: ArrayCollector, format: FormatId): Consumer {
-  const parser = new JSONParser({ paths: ['$.*'], keepStack: false });
-  const queue: unknown[] = [];
-  // Conversations are converted after write() returns, so a conversion error is ours, not the parser's.
-  parser.onValue = ({ value }) => {
-    queue.push(value);
-  };
-  let seen = 0;
-  const lines = new LineCounter();
-  // The tokenizer's byte offset: where it stopped when the token parser rejects a token (not in the public types).
-  const parserOffset = () => (parser as unknown as { tokenizer?: { offset?: unknown } }).tokenizer?.offset;
-  // The parser encodes each write to UTF-8 on its own, so a surrogate pair must not be split across writes.
-  let carry = '';
-  const drain = () => {
-    while (queue.length) collector.add(queue.shift());
-  };
-  const write = (text: string) => {
-    try {
-      parser.write(text);
-    } catch (err) {
-      const offset = parserOffset();
-      throw streamError(err, seen, format, (byte) => lines.lineOf(text, byte), typeof offset === 'number' ? offset : undefined);
-    }
-    seen += text.length;
-    lines.advance(text);
-    drain();
-  };
+  const elements = new JsonArrayStream((value) => collector.add(value), format);
   return {
-    push: (chunk) => {
-      let text = carry + chunk;
-      carry = '';
-      const last = text.charCodeAt(text.length - 1);
-      if (last >= 0xd800 && last <= 0xdbff) {
-        carry = text.slice(-1);
-        text = text.slice(0, -1);
-      }
-      if (text) write(text);
-    },
+    push: (chunk) => elements.push(chunk),
     finish: (hash) => {
-      if (carry) write(carry);
-      try {
-        // Without a separator the parser ends by itself once the root array closes.
-        if (!parser.isEnded) parser.end();
-      } catch (err) {
-        throw streamError(err, seen, format, () => undefined);
-      }
-      drain();
+      elements.end();
       return collector.finish(hash);
     },
     take: () => collector.take(),

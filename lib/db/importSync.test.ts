@@ -1,0 +1,70 @@
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { describe, expect, it } from 'vitest';
+import { readChatGpt } from '@/lib/formats/readers/chatgpt';
+import { chatGptExportChunks } from '@/lib/testing/generateChatGpt';
+import type { SpaceConfig } from '@/lib/sync/ports';
+import { AppDB } from './db';
+import { importFileToStore } from './importFile';
+import { StagedImport } from './importStaging';
+import { outbox, pendingCount, saveSpace } from './sync';
+
+/**
+ * Imported entries carry sync marks only when this browser is in a sync space
+ * (or joining one): elsewhere the marks are two index writes per entry for
+ * nothing, since joining marks everything stored.
+ */
+
+let n = 0;
+const open = () => new AppDB(`import-sync-${n++}`, undefined, { indexedDB: new IDBFactory(), IDBKeyRange });
+const space: SpaceConfig = { spaceId: 's1', words: 'w', deviceId: 'd1', deviceToken: 't', deviceName: 'test', joinedAt: 1 };
+const exportText = (conversations: number, seed = 3) => [...chatGptExportChunks({ seed, conversations })].join('');
+const exportFile = (conversations: number) => new File([exportText(conversations)], 'conversations.json');
+const marked = async (db: AppDB) => db.entries.where('unsynced').equals(1).count();
+
+describe('sync marks on imported entries', () => {
+  it('outside a sync space an import writes no marks; joining afterwards queues every entry it stored', async () => {
+    const db = open();
+    const result = await importFileToStore(exportFile(8), 'conversations.json', {}, undefined, undefined, db);
+    const entries = await db.entries.count();
+    expect(result.imported).toHaveLength(8);
+    expect(entries).toBeGreaterThan(8);
+    expect(await marked(db)).toBe(0);
+
+    await saveSpace(space, db);
+    expect(await marked(db)).toBe(entries);
+    const queued = await outbox({ maxRecords: 100_000, maxBytes: 1e9 }, db);
+    expect(queued.entries).toHaveLength(entries);
+    expect(await pendingCount(db)).toBeGreaterThanOrEqual(entries);
+  });
+
+  it('in a sync space an import marks every entry for pushing', async () => {
+    const db = open();
+    await saveSpace(space, db);
+    await importFileToStore(exportFile(5), 'conversations.json', {}, undefined, undefined, db);
+    expect(await marked(db)).toBe(await db.entries.count());
+  });
+
+  it.each([0, 1, 2, 3, 5, 8])('an import racing a join (the join starts after %i batches) leaves no entry unqueued', async (after) => {
+    const db = open();
+    // One transaction per conversation, so import batches land before, during and after the join's steps.
+    const sessions = readChatGpt(exportText(30, 11), { fileName: 'conversations.json' }).sessions;
+    let join: Promise<void> | null = after === 0 ? saveSpace(space, db) : null;
+    const staged = new StagedImport(
+      {
+        fileName: 'conversations.json',
+        batchEntries: 1,
+        onStored: (stored) => {
+          if (stored === after && !join) join = saveSpace(space, db);
+        },
+      },
+      db,
+    );
+    await staged.add(sessions);
+    const outcome = await staged.commit();
+    await join;
+    expect(outcome.imported).toHaveLength(30);
+    const entries = await db.entries.count();
+    expect(entries).toBe(sessions.reduce((a, s) => a + s.entries.length, 0));
+    expect(await marked(db)).toBe(entries);
+  });
+});
