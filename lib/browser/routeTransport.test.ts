@@ -95,16 +95,16 @@ describe('routeSummarizer and completeText', () => {
   it('a summary streams its deltas and returns the whole text', async () => {
     mock.script([{ for: 'summarizer', chunks: ['## Goal\n', 'Ship it.'] }]);
     const deltas: string[] = [];
-    const out = await routeSummarizer('compat:mock-summarizer').complete({ system: 'Summarise.', prompt: 'the conversation', maxOutputTokens: 200 }, { onDelta: (d) => deltas.push(d) });
+    const out = await routeSummarizer('compat:mock-summarizer').complete({ purpose: 'compaction', system: 'Summarise.', prompt: 'the conversation', maxOutputTokens: 200 }, { onDelta: (d) => deltas.push(d) });
     expect(out.text).toBe('## Goal\nShip it.');
     expect(deltas.join('')).toBe(out.text);
   });
 
   it('a failed or empty summary throws instead of becoming an entry', async () => {
     mock.script([{ for: 'summarizer', error: { status: 500, body: { error: { message: 'upstream exploded' } } } }]);
-    await expect(routeSummarizer('compat:mock-summarizer').complete({ system: 'Summarise.', prompt: 'x', maxOutputTokens: 200 }, {})).rejects.toThrow(/The summarizer failed/);
+    await expect(routeSummarizer('compat:mock-summarizer').complete({ purpose: 'compaction', system: 'Summarise.', prompt: 'x', maxOutputTokens: 200 }, {})).rejects.toThrow(/The summarizer failed/);
     mock.script([{ for: 'summarizer', reply: '   ' }]);
-    await expect(routeSummarizer('compat:mock-summarizer').complete({ system: 'Summarise.', prompt: 'x', maxOutputTokens: 200 }, {})).rejects.toThrow('The summarizer returned an empty summary.');
+    await expect(routeSummarizer('compat:mock-summarizer').complete({ purpose: 'compaction', system: 'Summarise.', prompt: 'x', maxOutputTokens: 200 }, {})).rejects.toThrow('The summarizer returned an empty summary.');
   });
 
   it('a short text (a title) comes back whole; nothing back is an error', async () => {
