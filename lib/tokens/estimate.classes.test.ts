@@ -56,6 +56,15 @@ describe('estimateTextTokens: the ends of every character class', () => {
     expect(estimateTextTokens('\udfff'.repeat(20))).toBe(estimateTextTokens(emoji.repeat(10)));
   });
 
+  it('each class as a whole: capitals form words, digits go in threes, typographic marks are punctuation', () => {
+    expect(estimateTextTokens('HELLO WORLD AGAIN')).toBe(estimateTextTokens('hello world again'));
+    expect(estimateTextTokens('123456789')).toBe(estimateTextTokens('abc def ghi'));
+    // Accented letters are letters (weighing 1.2 ASCII letters): eight make a word of two tokens, as ten ASCII ones do.
+    expect(estimateTextTokens('éééééééé')).toBe(estimateTextTokens('abcdefghij'));
+    for (const c of ['\u2010', '\u2014', '\u2bff', '\u00a1', '\u00bf', '\u00d7', '\u00f7'])
+      expect(estimateTextTokens(`x ${c}${c}${c} y`), c.codePointAt(0)!.toString(16)).toBe(estimateTextTokens('x --- y'));
+  });
+
   it('a newline run is one token however long, with \\n or \\r\\n', () => {
     const one = estimateTextTokens('a\nb');
     for (const run of ['\n\n\n\n', '\r\n', '\r\n\r\n\r\n', '\r']) expect(estimateTextTokens(`a${run}b`), JSON.stringify(run)).toBe(one);
