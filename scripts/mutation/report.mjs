@@ -14,12 +14,14 @@ const UNDETECTED = new Set(['Survived', 'NoCoverage']);
 
 /** Stryker's mutation score: detected / (detected + undetected); compile and runtime errors and ignored mutants do not count. */
 export function tally(mutants) {
-  const t = { killed: 0, timeout: 0, survived: 0, noCoverage: 0, errors: 0, total: mutants.length };
+  const t = { killed: 0, timeout: 0, survived: 0, noCoverage: 0, errors: 0, pending: 0, total: mutants.length };
   for (const m of mutants) {
     if (m.status === 'Killed') t.killed++;
     else if (m.status === 'Timeout') t.timeout++;
     else if (m.status === 'Survived') t.survived++;
     else if (m.status === 'NoCoverage') t.noCoverage++;
+    // An interrupted run saves what it tested; the rest is still to do.
+    else if (m.status === 'Pending') t.pending++;
     else t.errors++;
   }
   const detected = t.killed + t.timeout;
@@ -44,16 +46,16 @@ export function summaryMarkdown() {
   for (const name of Object.keys(MODULES)) {
     const m = readModule(name);
     if (!m) {
-      rows.push(`| ${name} | not run | | | | |`);
+      rows.push(`| ${name} | not run | | | | | |`);
       continue;
     }
-    rows.push(`| ${name} | **${pct(m.score)}** | ${m.killed + m.timeout} | ${m.survived} | ${m.noCoverage} | ${m.total} |`);
+    rows.push(`| ${name} | **${pct(m.score)}** | ${m.killed + m.timeout} | ${m.survived} | ${m.noCoverage} | ${m.total} | ${m.pending ? `${m.pending} not tested yet` : 'all'} |`);
     for (const f of m.files.sort((a, b) => a.file.localeCompare(b.file)))
       fileRows.push(`| ${f.file} | ${pct(f.score)} | ${f.killed + f.timeout} | ${f.survived} | ${f.noCoverage} |`);
   }
   return [
-    '| module | score | detected | survived | no coverage | mutants |',
-    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    '| module | score | detected | survived | no coverage | mutants | tested |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | --- |',
     ...rows,
     '',
     '<details><summary>Per file</summary>',
