@@ -6,10 +6,11 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { boundaryConfigs } from './scripts/lint/boundaries.mjs';
+import { testsPlugin } from './scripts/lint/noFocusedTests.mjs';
 
 const config = [
   {
-    ignores: ['.next/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', 'bench-results/**', 'e2e/scratch/**', '.scratch/**'],
+    ignores: ['.next/**', 'node_modules/**', 'test-results/**', 'playwright-report/**', 'next-env.d.ts', 'bench-results/**', 'e2e/scratch/**', '.scratch/**', '.stryker-tmp/**', 'reports/**', 'stryker-setup-*.js'],
   },
   ...tseslint.configs.recommended,
   {
@@ -46,6 +47,12 @@ const config = [
   },
   // The layers of docs/architecture.md, each arrow a rule (scripts/lint/boundaries.mjs).
   ...boundaryConfigs,
+  // No focused test anywhere (scripts/lint/noFocusedTests.mjs): the runners refuse it too, this says it first.
+  {
+    files: ['**/*.{js,mjs,cjs,ts,tsx}'],
+    plugins: { tests: testsPlugin },
+    rules: { 'tests/no-focused': 'error' },
+  },
 ];
 
 export default config;

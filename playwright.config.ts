@@ -33,7 +33,9 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  forbidOnly: !!process.env.CI,
+  // A stray .only would skip every other spec; a test that passes only on retry is a failure, not a pass.
+  forbidOnly: true,
+  failOnFlakyTests: true,
   reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
   use: {
     baseURL: `http://127.0.0.1:${APP_PORT}`,

@@ -10,5 +10,7 @@ export default defineConfig({
     environment: 'node',
     testTimeout: 30_000,
     pool: 'threads',
+    // A stray .only would silently skip the rest of the suite (the lint rule tests/no-focused says so earlier).
+    allowOnly: false,
   },
 });

@@ -47,7 +47,12 @@ test.describe('durability', () => {
     await mock.script([{ for: 'chat', chunks: Array.from({ length: 80 }, (_, i) => `w${i} `), chunkDelayMs: 100 }]);
     await sendMessage(page, 'a long answer please');
     await expect(assistantMessages(page).last()).toContainText('w12');
-    await page.waitForTimeout(600); // at least one throttled write of the streamed text
+    // What a tab closed now keeps is what was stored: another tab shows only stored entries, so once it shows
+    // part of the reply at least one throttled write of the streamed text happened.
+    const watcher = await context.newPage();
+    await watcher.goto(url);
+    await expect(assistantMessages(watcher).last()).toContainText('w5');
+    await watcher.close();
     await page.close();
 
     const again = await context.newPage();

@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [tokens] [formats] [load] [browser] [sync]`: the project's benchmarks.
+// `npm run bench [-- --quick] [tokens] [tree] [formats] [load] [browser] [sync]`: the project's benchmarks.
 // Each part is a TypeScript script run with tsx in its own process; it prints its
 // tables as it goes and writes bench-results/<part>.json. At the end this prints
 // the headline figures of every part that ran, read back from those files, and
@@ -12,6 +12,7 @@ import { ROOT, bin } from './lib.mjs';
 
 const PARTS = {
   tokens: { script: 'scripts/bench-tokens.ts', what: 'token counting: worker vs direct, append → figure + cut, estimate accuracy', timeoutMin: 10 },
+  tree: { script: 'scripts/bench-tree.ts', what: 'tree view on 10,000 entries: forest and rows, fold, text filter, keypresses, 2 MB previews (the budgets the unit tests used to assert)', timeoutMin: 5 },
   formats: { script: 'scripts/bench-formats.ts', what: 'imports (fixtures, 100 MB ChatGPT export, a 680-file Claude Code folder) with peak memory; exports and round trip', timeoutMin: 15 },
   load: { script: 'scripts/bench-load.ts', what: 'POST /api/chat and /api/summarize under concurrent load against the scripted model', timeoutMin: 20 },
   browser: { script: 'scripts/bench-browser.ts', what: 'in Chromium on the production build: typing, Send, streaming, opening with 1k / 10k entries and 5,000 sessions; a 100 MB ChatGPT import through the file input', timeoutMin: 20 },
@@ -107,6 +108,11 @@ const HEADLINES = {
       ...(cal ? [['pi session: reported input predicted, mean error', `calibrated ${f(100 * cal.calibrated.mean, 1)}%, uncalibrated ${f(100 * cal.uncalibrated.mean, 1)}%, chars/4 ${f(100 * cal.chars4.mean, 1)}%`]] : []),
     ];
   },
+  tree: (r) => [
+    [`forest + rows, ${r.entries.toLocaleString('en-US')} entries linear / branching (goal < ${r.goalMs} ms)`, `${f(r.linear.bestMs, 1)} / ${f(r.branching.bestMs, 1)} ms best`],
+    ['rows after a fold / next filter keystroke / 10,000 PageDown', `${f(r.fold.bestMs, 1)} / ${f(r.filter.next.bestMs, 1)} / ${f(r.pageDown10k.bestMs, 1)} ms best`],
+    ['first filter keystroke (goal < 500 ms) / two 2 MB previews (goal < 50 ms)', `${f(r.filter.firstKeystrokeMs, 0)} ms / ${f(r.preview2MB.bestMs, 1)} ms`],
+  ],
   formats: (r) => {
     const c = r.chatgpt;
     const big = [...r.fixtures].sort((a, b) => b.bytes - a.bytes)[0];

@@ -1,6 +1,8 @@
 // `npm test`: typecheck, lint, unit tests, production build, end-to-end tests in Chromium.
 // Every stage runs even when an earlier one failed, so one run shows everything that
-// is wrong; the last line is the total from the test runners: "N passed, N failed".
+// is wrong; the last line is the total from the test runners: "N passed, N failed, N skipped".
+// A Playwright test that failed and then passed on a retry (flaky) counts as failed: it would
+// fail again on another run, so it is not a pass.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, bin, buildIfStale, run } from './lib.mjs';
@@ -22,8 +24,11 @@ async function stage(name, fn) {
   console.log(`\n=== ${name} ===`);
   const r = await fn();
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  results.push({ name, ...r, seconds });
-  console.log(`--- ${name}: ${r.passed} passed, ${r.failed} failed (${seconds}s)`);
+  const result = { skipped: 0, ...r, seconds };
+  results.push({ name, ...result });
+  const skipped = result.skipped ? `, ${result.skipped} skipped` : '';
+  const flaky = result.flaky ? ` (${result.flaky} of the failures flaky: passed only on retry)` : '';
+  console.log(`--- ${name}: ${result.passed} passed, ${result.failed} failed${skipped}${flaky} (${seconds}s)`);
 }
 
 const check = async (cmd, args) => ((await run(cmd, args)) === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 });
@@ -37,7 +42,7 @@ await stage('unit tests (vitest)', async () => {
   const json = readJson(out);
   if (!json) return { passed: 0, failed: 1 };
   const failed = json.numFailedTests + (code !== 0 && json.numFailedTests === 0 ? 1 : 0);
-  return { passed: json.numPassedTests, failed };
+  return { passed: json.numPassedTests, failed, skipped: (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0) };
 });
 
 let built = false;
@@ -54,13 +59,15 @@ await stage('end-to-end tests (playwright, chromium)', async () => {
   const json = existsSync(out) ? readJson(out) : null;
   if (!json) return { passed: 0, failed: 1 };
   const s = json.stats ?? {};
-  const failed = (s.unexpected ?? 0) + (code !== 0 && !s.unexpected ? 1 : 0);
-  return { passed: (s.expected ?? 0) + (s.flaky ?? 0), failed };
+  const bad = (s.unexpected ?? 0) + (s.flaky ?? 0);
+  const failed = bad + (code !== 0 && bad === 0 ? 1 : 0);
+  return { passed: s.expected ?? 0, failed, skipped: s.skipped ?? 0, flaky: s.flaky ?? 0 };
 });
 
 console.log('\n=== summary ===');
-for (const r of results) console.log(`${r.name.padEnd(42)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed  ${r.seconds}s`);
-const passed = results.reduce((n, r) => n + r.passed, 0);
-const failed = results.reduce((n, r) => n + r.failed, 0);
-console.log(`${passed} passed, ${failed} failed`);
+for (const r of results)
+  console.log(`${r.name.padEnd(42)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed ${String(r.skipped).padStart(3)} skipped  ${r.seconds}s`);
+const total = (key) => results.reduce((n, r) => n + r[key], 0);
+console.log(`${total('passed')} passed, ${total('failed')} failed, ${total('skipped')} skipped`);
+const failed = total('failed');
 process.exit(failed === 0 ? 0 : 1);

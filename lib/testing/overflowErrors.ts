@@ -205,6 +205,35 @@ export const OVERFLOW_FIXTURES: ErrorFixture[] = [
     status: 422,
     body: 'Input validation error: `inputs` must have less than 4096 tokens. Given: 4545',
   },
+  {
+    // As the report shows it, less the terminal's line break inside "requested".
+    provider: 'Kimi (Moonshot)',
+    source: 'https://github.com/MoonshotAI/kimi-cli/issues/2011',
+    status: 400,
+    body: `{'error': {'message': 'Invalid request: Your request exceeded model token limit: 262144 (requested: 269030)', 'type': 'invalid_request_error'}}`,
+  },
+  {
+    provider: 'MiniMax (Anthropic-compatible endpoint)',
+    source: 'https://github.com/rowboatlabs/rowboat/issues/514',
+    status: 400,
+    body: '{"type":"error","error":{"type":"bad_request_error","message":"invalid params, context window exceeds limit (2013)","http_code":"400"},"request_id":"06340988ef34a8f048d8267af65d3228"}',
+  },
+  {
+    // The message as Mistral's API words it (quoted in https://portkey.ai/error-library/context-length-exceeded-error-13710000);
+    // the envelope is Mistral's OpenAI-style error object.
+    provider: 'Mistral',
+    source: 'https://portkey.ai/error-library/context-length-exceeded-error-13710000',
+    status: 400,
+    body: '{"object":"error","message":"Prompt contains 66385 tokens, too large for model with 32768 maximum context length","type":"invalid_request_error","param":null,"code":null}',
+  },
+  {
+    // Together serves open models through SGLang, whose length check answers with this wording (the body seen from an
+    // SGLang server in a public experiment log, found via the code index); pi-ai's overflow list names it as Together's.
+    provider: 'Together AI',
+    source: 'SGLang 400 body in a public experiment log (code index); wording attributed to Together AI by earendil-works/pi-ai src/utils/overflow.ts',
+    status: 400,
+    body: '{"object":"error","message":"The input (43028 tokens) is longer than the model\'s context length (40960 tokens).","type":"BadRequestError","param":null,"code":400}',
+  },
 ];
 
 /** Bodies that mention tokens, lengths or limits but are not a context overflow. */

@@ -79,14 +79,13 @@ describe('entry previews', () => {
     expect(text({ ...custom, display: undefined })).toBe('[custom: claude-code:system]');
   });
 
-  it('bounds the work and the length on huge texts', () => {
+  // The time it takes is in the tree benchmark (scripts/bench-tree.ts).
+  it('bounds the length on huge texts', () => {
     const huge = 'x'.repeat(2_000_000);
-    const t0 = performance.now();
     const u = b.user(huge);
     const r = b.toolResult('c', 'read', `${huge}\nsecond`);
     expect(text(u).length).toBeLessThanOrEqual('user: '.length + PREVIEW_MAX);
     expect(text(r).endsWith('…')).toBe(true);
-    expect(performance.now() - t0).toBeLessThan(50);
   });
 
   it('caches per entry object, and a replaced entry gets a fresh preview', () => {

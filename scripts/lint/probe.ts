@@ -4,12 +4,12 @@ import { fileURLToPath } from 'node:url';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let eslint: ESLint | null = null;
 
-const BOUNDARY_RULES = new Set(['no-restricted-imports', 'no-restricted-globals', 'import/no-restricted-paths']);
+const BOUNDARY_RULES = new Set(['no-restricted-imports', 'no-restricted-globals', 'import/no-restricted-paths', 'tests/no-focused']);
 
 /**
  * Lints `code` as if it were the file at `path` (relative to the repository)
  * with the project's own ESLint configuration, and returns the boundary rules
- * that fired (an unused import in a probe is not what these tests are about).
+ * (and the focused-test rule) that fired (an unused import in a probe is not what these tests are about).
  * The file need not exist; what it imports must, for the rules that resolve
  * imports to files.
  */

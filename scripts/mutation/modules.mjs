@@ -1,0 +1,23 @@
+// The core that mutation testing covers, one entry per module, in the order a full run visits them.
+// `mutate`: the code whose mutants count; `tests`: the unit tests that must catch them, the module's
+// own (a mutant only an integration test elsewhere notices does not count as caught).
+const notTests = ['!**/*.test.ts', '!**/testdata/**', '!**/types.ts'];
+
+export const MODULES = {
+  tokens: {
+    mutate: ['lib/tokens/pathIndex.ts', 'lib/tokens/pathTokens.ts', 'lib/tokens/calibration.ts', 'lib/tokens/estimate.ts'],
+    tests: ['lib/tokens/**/*.test.ts', 'lib/sessionTokens/**/*.test.ts'],
+  },
+  providers: {
+    mutate: ['lib/providers/errors.ts', 'lib/providers/overflow.ts', 'lib/providers/urlPolicy.ts'],
+    tests: ['lib/providers/**/*.test.ts'],
+  },
+  formats: { mutate: ['lib/formats/readers/**/*.ts'], tests: ['lib/formats/**/*.test.ts'] },
+  flows: { mutate: ['lib/flows/**/*.ts'], tests: ['lib/flows/**/*.test.ts'] },
+  session: { mutate: ['lib/session/**/*.ts'], tests: ['lib/session/**/*.test.ts'] },
+  compaction: { mutate: ['lib/compaction/**/*.ts'], tests: ['lib/compaction/**/*.test.ts'] },
+};
+
+export const mutateGlobs = (name) => [...MODULES[name].mutate, ...notTests];
+export const testGlobs = (name) => MODULES[name].tests;
+export const incrementalFile = (name) => `docs/mutation/${name}.json`;
