@@ -15,9 +15,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SessionTree } from '@/lib/session/tree';
-import type { EntryId } from '@/lib/session/types';
+import { branchingTree } from '@/lib/testing/branchingTree';
 import { TreeBuilder } from '@/lib/testing/builder';
-import { Rng, generateSession } from '@/lib/testing/generate';
+import { generateSession } from '@/lib/testing/generate';
 import { buildForest, flattenForest } from '@/lib/tree/flatten';
 import { treeKeyAction } from '@/lib/tree/keyboard';
 import { entryPreview } from '@/lib/tree/preview';
@@ -40,19 +40,6 @@ function time(fn: () => unknown, runs = RUNS) {
   }
   const s = stats(samples);
   return { bestMs: s.min, medianMs: s.median };
-}
-
-/** A tree with branches everywhere: edits, regenerations and long runs between them. */
-function branchingTree(size: number, seed: number) {
-  const r = new Rng(seed);
-  const b = new TreeBuilder();
-  const ids: EntryId[] = [];
-  while (b.entries.length < size) {
-    if (ids.length > 10 && r.chance(0.02)) b.at(ids[r.int(0, ids.length - 1)]!);
-    const e = b.entries.length % 2 === 0 ? b.user(`prompt ${b.entries.length} ${r.id(8)}`) : b.assistant(`reply ${b.entries.length} ${r.id(8)}`);
-    ids.push(e.id);
-  }
-  return { tree: new SessionTree(b.entries), leafId: b.cursor };
 }
 
 console.log(`Tree view, ${ENTRIES.toLocaleString('en-US')} entries — ${machineLine()}\n`);

@@ -1,23 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { TreeBuilder } from '@/lib/testing/builder';
+import { TreeBuilder, textLengthTokens } from '@/lib/testing/builder';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings, type SessionEntry } from '@/lib/session/types';
 import { pathTokensFromCounts } from '@/lib/tokens/pathTokens';
 import { prepareCompaction, previewCompaction } from './prepare';
 
-/**
- * Hand-built paths where every entry's token count is the length of its text
- * (summaries count their summary), so budgets can be read off the test.
- */
-function len(e: SessionEntry): number {
-  if (e.type === 'compaction' || e.type === 'branch_summary') return e.summary.length;
-  if (e.type !== 'message') return 0;
-  let n = 0;
-  for (const p of e.message.content) {
-    if (p.type === 'text') n += p.text.length;
-    else if (p.type === 'toolCall') n += 10;
-  }
-  return n;
-}
+const len = textLengthTokens;
 
 const S = (keepRecentTokens: number, extra: Partial<CompactionSettings> = {}): CompactionSettings => ({
   ...DEFAULT_COMPACTION_SETTINGS,

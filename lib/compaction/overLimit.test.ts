@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveSummaries } from '@/lib/session/revisions';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionEntry, type SessionEntry } from '@/lib/session/types';
-import { TreeBuilder } from '@/lib/testing/builder';
+import { TreeBuilder, textLengthTokens } from '@/lib/testing/builder';
 import { loadSession, pathTokens } from '@/lib/testing/compactionData';
 import type { FixtureName } from '@/lib/testing/fixtures';
 import { pathTokensFromCounts } from '@/lib/tokens/pathTokens';
@@ -22,17 +22,7 @@ import type { CompactionPreparation } from './types';
 const settings = DEFAULT_COMPACTION_SETTINGS;
 const x = (n: number) => 'x'.repeat(n);
 
-/** Token count = text length (a compaction counts its summary). */
-function len(e: SessionEntry): number {
-  if (e.type === 'compaction' || e.type === 'branch_summary') return e.summary.length;
-  if (e.type !== 'message') return 0;
-  let n = 0;
-  for (const p of e.message.content) {
-    if (p.type === 'text') n += p.text.length;
-    else if (p.type === 'toolCall') n += 10;
-  }
-  return n;
-}
+const len = textLengthTokens;
 
 /** Tool results from `from` on whose call lies before `from`: what a bad cut would orphan. */
 function orphans(path: readonly SessionEntry[], from: number): string[] {

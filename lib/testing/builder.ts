@@ -82,3 +82,15 @@ export class TreeBuilder {
     return this.push<LabelEntry>({ type: 'label', targetId, label }, 'l', id);
   }
 }
+
+/** Token count = text length (a summary counts its text, a tool call 10), so budgets in a test can be read off its data. */
+export function textLengthTokens(e: SessionEntry): number {
+  if (e.type === 'compaction' || e.type === 'branch_summary') return e.summary.length;
+  if (e.type !== 'message') return 0;
+  let n = 0;
+  for (const p of e.message.content) {
+    if (p.type === 'text') n += p.text.length;
+    else if (p.type === 'toolCall') n += 10;
+  }
+  return n;
+}

@@ -1,27 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { SessionTree } from '@/lib/session/tree';
-import type { EntryId } from '@/lib/session/types';
-import { TreeBuilder } from '@/lib/testing/builder';
-import { Rng, generateSession } from '@/lib/testing/generate';
+import { branchingTree } from '@/lib/testing/branchingTree';
+import { generateSession } from '@/lib/testing/generate';
 import { buildForest, flattenForest } from './flatten';
 import { treeKeyAction } from './keyboard';
 import { expectWellFormed } from '@/lib/testing/treeShape';
 
 // What the tree view computes for 10,000 entries. How long it takes is measured by the tree benchmark
 // (scripts/bench-tree.ts, `npm run bench tree`), not here: a time bound fails on a busy machine.
-
-/** A 10,000-entry tree with branches everywhere: edits, regenerations and long runs between them. */
-function branchingTree(size: number, seed: number) {
-  const r = new Rng(seed);
-  const b = new TreeBuilder();
-  const ids: EntryId[] = [];
-  while (b.entries.length < size) {
-    if (ids.length > 10 && r.chance(0.02)) b.at(ids[r.int(0, ids.length - 1)]!);
-    const e = b.entries.length % 2 === 0 ? b.user(`prompt ${b.entries.length} ${r.id(8)}`) : b.assistant(`reply ${b.entries.length} ${r.id(8)}`);
-    ids.push(e.id);
-  }
-  return { tree: new SessionTree(b.entries), leafId: b.cursor };
-}
 
 describe('flattening 10,000 entries', () => {
   it('linear generated session: one row per entry', () => {
