@@ -100,11 +100,14 @@ describe('routeSummarizer and completeText', () => {
     expect(deltas.join('')).toBe(out.text);
   });
 
-  it('a failed or empty summary throws instead of becoming an entry', async () => {
+  it('a failed summary throws instead of becoming an entry; an empty one comes back as it is, for the summary check to reject', async () => {
     mock.script([{ for: 'summarizer', error: { status: 500, body: { error: { message: 'upstream exploded' } } } }]);
     await expect(routeSummarizer('compat:mock-summarizer').complete({ purpose: 'compaction', system: 'Summarise.', prompt: 'x', maxOutputTokens: 200 }, {})).rejects.toThrow(/The summarizer failed/);
+    // An empty summary is not an error of the request: lib/compaction/summaryCheck retries it, then falls back to the extractive summary.
     mock.script([{ for: 'summarizer', reply: '   ' }]);
-    await expect(routeSummarizer('compat:mock-summarizer').complete({ purpose: 'compaction', system: 'Summarise.', prompt: 'x', maxOutputTokens: 200 }, {})).rejects.toThrow('The summarizer returned an empty summary.');
+    const empty = await routeSummarizer('compat:mock-summarizer').complete({ purpose: 'compaction', system: 'Summarise.', prompt: 'x', maxOutputTokens: 200 }, {});
+    expect(empty.text.trim()).toBe('');
+    expect(empty.finishReason).toBe('stop');
   });
 
   it('a short text (a title) comes back whole; nothing back is an error', async () => {

@@ -1,3 +1,4 @@
+import { moveLeaf } from './branch';
 import { describe, expect, it } from 'vitest';
 import { importText } from '@/lib/formats';
 import { buildSessionContext, type ContextItem } from '@/lib/session/context';
@@ -27,7 +28,9 @@ async function agentSession(fixture: FixtureName) {
   const first = s.live.getSnapshot();
   const fullPath = first.tree.pathTo(first.leafId);
   const compaction = fullPath.findIndex((e) => e.type === 'compaction');
-  if (compaction > 0) s.live.setLeaf(fullPath[compaction - 1]!.id);
+  // Moved as the Tree does (stored too): a leaf set only in this tab would be carried forward to the stored leaf
+  // by the live session's catch-up of the import's own write, when that arrives late.
+  if (compaction > 0) await moveLeaf(s, fullPath[compaction - 1]!.id);
   const plan = await s.previewMasking();
   if (!plan) throw new Error(`${fixture}: nothing to mask`);
   return { ports, s, id, plan, originals: new Map(sessions[0]!.entries.map((e) => [e.id, e])) };
