@@ -227,7 +227,7 @@ test.describe('sync on Postgres, with two app servers', () => {
     const words = await createSpace(a);
     // What a compromised database could do: change bytes inside one stored entry (the newest).
     const { rowCount } = await db.sql.query(
-      `UPDATE sync_records SET body = overlay(body placing '\\xff'::bytea from 40 for 1)
+      `UPDATE sync_records SET body = set_byte(body, 39, get_byte(body, 39) # 255)
         WHERE (space_id, seq) = (SELECT space_id, max(seq) FROM sync_records
                                   WHERE kind = 'entry' AND space_id = (SELECT space_id FROM sync_spaces ORDER BY created_at DESC LIMIT 1)
                                   GROUP BY space_id)`,

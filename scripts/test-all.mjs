@@ -31,6 +31,21 @@ async function stage(name, fn) {
   console.log(`--- ${name}: ${result.passed} passed, ${result.failed} failed${skipped}${flaky} (${seconds}s)`);
 }
 
+// Titles of the Playwright tests that did not pass first time (failed, or flaky).
+function failedSpecs(report) {
+  const names = [];
+  const walk = (suite, trail) => {
+    for (const spec of suite.specs ?? [])
+      for (const test of spec.tests ?? [])
+        if (test.status === 'unexpected' || test.status === 'flaky')
+          names.push(`${spec.file} › ${[...trail, spec.title].join(' › ')} [${test.projectName}] (${test.status})`);
+    for (const child of suite.suites ?? []) walk(child, [...trail, child.title]);
+  };
+  // The top-level suites are the spec files; their titles are the file names already shown.
+  for (const suite of report.suites ?? []) walk(suite, []);
+  return names;
+}
+
 const check = async (cmd, args) => ((await run(cmd, args)) === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 });
 
 await stage('typecheck', () => check(bin('tsc'), ['--noEmit']));
@@ -42,7 +57,12 @@ await stage('unit tests (vitest)', async () => {
   const json = readJson(out);
   if (!json) return { passed: 0, failed: 1 };
   const failed = json.numFailedTests + (code !== 0 && json.numFailedTests === 0 ? 1 : 0);
-  return { passed: json.numPassedTests, failed, skipped: (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0) };
+  const names = (json.testResults ?? []).flatMap((file) =>
+    (file.assertionResults ?? [])
+      .filter((t) => t.status === 'failed')
+      .map((t) => `${file.name.replace(ROOT + '/', '')} › ${t.fullName}`),
+  );
+  return { passed: json.numPassedTests, failed, skipped: (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0), names };
 });
 
 let built = false;
@@ -61,12 +81,14 @@ await stage('end-to-end tests (playwright, chromium)', async () => {
   const s = json.stats ?? {};
   const bad = (s.unexpected ?? 0) + (s.flaky ?? 0);
   const failed = bad + (code !== 0 && bad === 0 ? 1 : 0);
-  return { passed: s.expected ?? 0, failed, skipped: s.skipped ?? 0, flaky: s.flaky ?? 0 };
+  return { passed: s.expected ?? 0, failed, skipped: s.skipped ?? 0, flaky: s.flaky ?? 0, names: failedSpecs(json) };
 });
 
 console.log('\n=== summary ===');
 for (const r of results)
   console.log(`${r.name.padEnd(42)} ${String(r.passed).padStart(4)} passed ${String(r.failed).padStart(3)} failed ${String(r.skipped).padStart(3)} skipped  ${r.seconds}s`);
+// The names of what failed go above the closing line, so the tail of a CI log says which test it was.
+for (const r of results) for (const name of r.names ?? []) console.log(`FAILED ${r.name}: ${name}`);
 const total = (key) => results.reduce((n, r) => n + r[key], 0);
 console.log(`${total('passed')} passed, ${total('failed')} failed, ${total('skipped')} skipped`);
 const failed = total('failed');

@@ -126,9 +126,10 @@ describe('sync between two devices (real store, real route logic on PGlite)', ()
     const [good, bad] = await a.store.appendEntries(s.id, null, [user('kept'), user('tampered with')]);
     const { words } = await a.engine.create('A');
     await a.engine.syncNow();
-    // Flip one byte of the second entry's ciphertext, as a compromised server or disk could.
+    // Flip the bits of one byte of the second entry's ciphertext, as a compromised server or disk
+    // could. (Writing a fixed value would leave the record intact whenever the byte already held it.)
     const key = await (await import('./crypto/keys')).deriveSpaceKeys((await import('./crypto/code')).wordsToCode(words)).then((k) => k.entryKey(s.id, bad!.id));
-    await h.sql.query("UPDATE sync_records SET body = overlay(body placing '\\x00'::bytea from 30 for 1) WHERE record_key = $1", [key]);
+    await h.sql.query("UPDATE sync_records SET body = set_byte(body, 29, get_byte(body, 29) # 255) WHERE record_key = $1", [key]);
     await b.engine.join(words, 'B');
     await b.engine.syncNow();
     const onB = (await b.store.loadSession(s.id))!;
