@@ -1,0 +1,5 @@
+// Types for modules.mjs, which vitest.mutation.config.ts imports.
+export declare const MODULES: Record<string, { mutate: string[]; tests: string[] }>;
+export declare function mutateGlobs(name: string): string[];
+export declare function testGlobs(name: string): string[];
+export declare function incrementalFile(name: string): string;
