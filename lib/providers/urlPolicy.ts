@@ -59,7 +59,10 @@ export function parseBaseUrlPolicy(value: string | undefined): BaseUrlPolicy {
     } catch {
       continue;
     }
-    hosts.push({ host: normaliseHost(parsed.hostname), port: parsed.port ? Number(parsed.port) : null });
+    // The parser drops a port that is its scheme's default, so "host:80" read as http would lose its pin
+    // (and allow every port): a port the http reading dropped is the one the https reading keeps.
+    const port = parsed.port || new URL(`https://${item}`).port;
+    hosts.push({ host: normaliseHost(parsed.hostname), port: port ? Number(port) : null });
   }
   return { kind: 'list', loopback, hosts };
 }
