@@ -26,7 +26,8 @@ export const OVERFLOW_PATTERNS: OverflowPattern[] = [
   { source: 'OpenAI GPT-5 input limit', re: /input tokens exceed the configured limit/i },
   { source: 'Anthropic', re: /prompt is too long: \d+ tokens? > \d+/i },
   { source: 'Anthropic (input + max_tokens)', re: /input length and `?max_tokens`? exceed context limit/i },
-  { source: 'Google Gemini', re: /input token count \(?\d+\)? exceeds the maximum number of tokens/i },
+  // Vertex AI says it without the count ("The input token count exceeds the maximum number of tokens allowed 1048576.").
+  { source: 'Google Gemini', re: /input token count (?:\(?\d+\)? )?exceeds the maximum number of tokens/i },
   { source: 'Amazon Bedrock', re: /input is too long for requested model/i },
   { source: 'xAI', re: /maximum prompt length is \d+/i },
   { source: 'xAI (gRPC code)', re: /\binput_too_large\b/i },

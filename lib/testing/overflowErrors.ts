@@ -82,6 +82,13 @@ export const OVERFLOW_FIXTURES: ErrorFixture[] = [
   ]`,
   },
   {
+    // As the client printed it: Vertex AI's wording leaves out the input count.
+    provider: 'Google Vertex AI',
+    source: 'https://github.com/warpdotdev/warp/issues/15662',
+    status: 400,
+    body: 'Vertex AI API error: Error 400, Message: The input token count exceeds the maximum number of tokens allowed 1048576., Status: INVALID_ARGUMENT, Details: []',
+  },
+  {
     provider: 'Amazon Bedrock',
     source: 'https://github.com/aws-samples/assessment-generator/issues/2',
     status: 400,
