@@ -28,6 +28,8 @@ describe('the provider’s own words, from each body shape', () => {
     ['FastAPI: validation detail list', '{"detail":[{"type":"missing","loc":["body","model"],"msg":"Field required"}]}', '{"detail":[{"type":"missing","loc":["body","model"],"msg":"Field required"}]}'],
     ['plain text with surrounding lines', '\nupstream connect error or disconnect/reset before headers. reset reason: connection termination\n', 'upstream connect error or disconnect/reset before headers. reset reason: connection termination'],
     ['JSON null', 'null', 'null'],
+    // Response objects carry "error": null when nothing failed at that level.
+    ['error: null beside a message', '{"error":null,"message":"Not Found"}', 'Not Found'],
   ])('%s', (_shape, body, expected) => {
     expect(providerMessageFromBody(body)).toBe(expected);
   });
@@ -42,6 +44,10 @@ describe('the provider’s own words, from each body shape', () => {
     expect(info.message).toBe("OpenAI rejected the request (HTTP 400): Unsupported value: 'temperature' does not support 0.2");
   });
 
+  it('the detail has no surrounding whitespace', () => {
+    expect(classifyProviderError(apiError(500, '{"error":{"message":"  Internal server error\\n"}}')).detail).toBe('Internal server error');
+  });
+
   it('the body comes first, then the parsed data the SDK attached, then the error message', () => {
     const data = { error: { message: 'from data' } };
     expect(classifyProviderError({ statusCode: 422, responseBody: '{"error":{"message":"from body"}}', data, message: 'from message' }).detail).toBe('from body');
@@ -53,7 +59,10 @@ describe('the provider’s own words, from each body shape', () => {
 
   it('each text is read on its own: a code next to an unrelated message still counts', () => {
     const info = classifyProviderError({ message: 'Bad Request', code: 'context_length_exceeded', type: 'invalid_request_error' });
-    expect(info.kind).toBe('context_overflow');
+    expect(info).toMatchObject({
+      kind: 'context_overflow',
+      message: 'The conversation is too long for this model’s context window. Compact it (or pick a model with a larger window) and try again.',
+    });
     expect(classifyProviderError({ message: 'Request failed', code: 'rate_limit_exceeded' }).kind).toBe('rate_limit');
   });
 
@@ -168,6 +177,7 @@ describe('rate limits and retry hints', () => {
     ['retry-after with spaces', { 'retry-after': ' 20 ' }, undefined, 20_000],
     ['retry-after as an HTTP date', { 'retry-after': 'Thu, 01 Jan 2026 00:00:30 GMT' }, undefined, 30_000],
     ['retry-after as an ISO date', { 'retry-after': '2026-01-01T00:00:30Z' }, undefined, 30_000],
+    ['retry-after as an ISO date without a zone (local time)', { 'retry-after': localIso(now + 30_000) }, undefined, 30_000],
     ['retry-after in the past', { 'retry-after': 'Wed, 31 Dec 2025 23:59:00 GMT' }, undefined, 0],
     ['retry-after that is neither falls back to the text', { 'retry-after': 'soon' }, 'Please try again in 2s.', 2000],
     ['text: seconds with decimals', {}, 'Please try again in 3.176s. Visit https://platform.openai.com/account/rate-limits', 3176],
@@ -217,6 +227,11 @@ describe('connection failures', () => {
     });
     expect(classifyProviderError(Object.assign(new TypeError('terminated'), { statusCode: 200 })).message).toBe('The connection to the provider broke off before the reply was complete. (terminated)');
     expect(classifyProviderError(fetchFailed(sysError('connect ECONNREFUSED 127.0.0.1:1', 'ECONNREFUSED'))).message).toBe('Could not reach the provider. (connect ECONNREFUSED 127.0.0.1:1)');
+  });
+
+  it('a failure with only a code says so without a reason', () => {
+    expect(classifyProviderError({ code: 'ECONNRESET' })).toEqual({ kind: 'network', provider: undefined, detail: undefined, message: 'Could not reach the provider.' });
+    expect(classifyProviderError({ code: 'UND_ERR_SOCKET', statusCode: 200 }, { provider: 'vLLM' }).message).toBe('The connection to vLLM broke off before the reply was complete.');
   });
 
   it('the reason is scrubbed and shortened', () => {
@@ -351,4 +366,11 @@ function fixtureBody(provider: string): string {
   const f = OVERFLOW_FIXTURES.find((x) => x.provider === provider);
   if (!f) throw new Error(`no fixture ${provider}`);
   return f.body;
+}
+
+/** The date as "YYYY-MM-DDTHH:MM:SS" in local time, which Date.parse reads back as local time. */
+function localIso(ms: number): string {
+  const d = new Date(ms);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }

@@ -28,6 +28,13 @@ describe('ALLOW_CLIENT_BASE_URLS: the value as an env file writes it', () => {
       expect(checkClientBaseUrl('http://127.0.0.1:11434/v1', parseBaseUrlPolicy(v))).toEqual({ ok: true, url: 'http://127.0.0.1:11434/v1' });
   });
 
+  it('"loopback" alone is the loopback policy, not a list that happens to name it', () => {
+    for (const v of ['loopback', 'LOOPBACK', ' Loopback ']) {
+      expect(parseBaseUrlPolicy(v)).toEqual({ kind: 'loopback' });
+      expect(reasonOf(checkClientBaseUrl('http://10.0.0.5:8000/v1', parseBaseUrlPolicy(v)))).toMatch(/^only loopback hosts/);
+    }
+  });
+
   it('a port written in the list pins the host to it, the scheme default ports (80, 443) included', () => {
     // The URL parser drops a port that is its scheme's default, so "host:80" once lost its pin and allowed every port.
     const p80 = parseBaseUrlPolicy('gpu-box.lan:80');
