@@ -172,4 +172,8 @@ describe('forbiddenReason on host names that did not come through the URL parser
   it.each(['::ffff:10.0.0.5', '::ffff:127.0.0.1', '2001:db8::10.0.0.5'])('%s is not refused', (host) => {
     expect(forbiddenReason(host)).toBeNull();
   });
+
+  it('a dotted tail that is no IPv4 address makes no address at all, and no exception', () => {
+    expect(forbiddenReason('::ffff:169.254.169.999')).toBeNull();
+  });
 });
