@@ -1,7 +1,7 @@
 // Mutation testing of the core: `npm run mutation` (scripts/mutation.mjs) runs Stryker once per module
 // with MUTATION_MODULE set, so each module keeps its own incremental file (docs/mutation/<module>.json):
 // a re-run only tests the mutants whose code or covering tests changed. Not part of `npm test`.
-import { MODULES, incrementalFile, mutateGlobs, testGlobs } from './scripts/mutation/modules.mjs';
+import { MODULES, incrementalFile, mutateGlobs } from './scripts/mutation/modules.mjs';
 
 const only = process.env.MUTATION_MODULE;
 if (only !== undefined && !(only in MODULES)) throw new Error(`MUTATION_MODULE: unknown module ${only}`);
@@ -12,7 +12,10 @@ const config = {
   vitest: { configFile: 'vitest.mutation.config.ts', related: false },
   plugins: ['@stryker-mutator/vitest-runner'],
   mutate: only ? mutateGlobs(only) : Object.keys(MODULES).flatMap(mutateGlobs),
-  testFiles: only ? testGlobs(only) : Object.keys(MODULES).flatMap(testGlobs),
+  // The module's own tests are chosen in vitest.mutation.config.ts (its `include`), not with `testFiles`:
+  // with `testFiles` Stryker 10.1 activates a static mutant (module-level code: a zod schema, a constant)
+  // only after the test files imported it, so every static mutant survived whatever the tests said
+  // (stryker-js#6144). Without it, a static mutant is active before anything is loaded.
   // Only what the unit tests read goes into the sandbox.
   ignorePatterns: ['/docs/screenshots', '/docs/mutation', '/e2e/**/*.spec.ts', '/public', '/.next', '/test-results', '/bench-results', '/reports'],
   // The machine is shared: each mutant runs only the tests that reach it, on at most two workers.

@@ -141,7 +141,48 @@ describe('advanceSessionContext gives up rather than return another context', ()
     const prev = buildSessionContext(tree, u.id);
     expect(step(prev, tree, 'other', [prompt('other', null, 'a second conversation')])).toBeNull();
     expect(advanceSessionContext(prev, tree, null, [])).toBeNull();
-    const label: SessionEntry = { id: 'l', parentId: 'p2', timestamp: 1, type: 'label', targetId: u.id, label: 'x' };
-    expect(step(prev, tree, 'p2', [prompt('p2', u.id, 'q2'), label])).toBeNull();
+    const mask: SessionEntry = { id: 'k', parentId: 'p2', timestamp: 1, type: 'tool_mask', maskedIds: [], tokensBefore: 1, tokensAfter: 1, protectTokens: 0 };
+    expect(step(prev, tree, 'k', [prompt('p2', u.id, 'q2'), mask])).toBeNull();
+  });
+
+  it('another tab’s label under the leaf, not announced, while this tab rewrites a message', () => {
+    const b = new TreeBuilder();
+    const u = b.user('q');
+    const a = b.assistant('r', undefined, { status: 'streaming' });
+    const tree = new SessionTree(b.entries);
+    const prev = buildSessionContext(tree, a.id);
+    tree.add({ id: 'l', parentId: a.id, timestamp: 30, type: 'label', targetId: u.id, label: 'start' });
+    step(prev, tree, 'l', [{ ...a, message: { role: 'assistant', content: [{ type: 'text', text: 'r, finished' }], stopReason: 'stop' } }]);
+  });
+});
+
+describe('advanceSessionContext follows any message written again near the leaf', () => {
+  const tokens = { v: 1, o200k: 3, chars4: 1 };
+
+  it('the first prompt, the message before the leaf, the first kept message and a summarised one', () => {
+    const b = new TreeBuilder();
+    const u1 = b.user('q1');
+    const a1 = b.assistant('r1');
+    const u2 = b.user('q2');
+    const a2 = b.assistant('r2');
+    const tree = new SessionTree(b.entries);
+    let ctx = buildSessionContext(tree, a2.id);
+    for (const e of [u1, u2]) {
+      const next = step(ctx, tree, a2.id, [{ ...e, tokens }]);
+      expect(next).not.toBeNull();
+      ctx = next!;
+    }
+    b.at(a2);
+    const c = b.compaction('S', u2.id);
+    const u3 = b.user('q3');
+    tree.add(c);
+    tree.add(u3);
+    ctx = buildSessionContext(tree, u3.id);
+    expect(ctx.keptFromIndex).toBe(2);
+    for (const e of [a1, { ...u2, message: { role: 'user' as const, content: [{ type: 'text' as const, text: 'q2, corrected' }] } }]) {
+      const next = step(ctx, tree, u3.id, [{ ...e, tokens }]);
+      expect(next).not.toBeNull();
+      ctx = next!;
+    }
   });
 });

@@ -108,6 +108,10 @@ describe('masking in the context (real agent sessions)', () => {
     expect(isMaskUndone(tree.pathTo(redo.id), mask.id)).toBe(false);
     expect(isMaskUndone(tree.pathTo(elsewhere.id), mask.id)).toBe(false);
     expect(isMaskUndone(tree.pathTo(edit.id), mask.id)).toBe(false);
+    // Only undo and redo toggle: an edit after an undo leaves the outputs back in context.
+    const editAfterUndo = grown.add(undo.id, { type: 'summary_revision', targetId: mask.id, action: 'edit', summary: 'x' });
+    expect(isMaskUndone(new SessionTree(grown.entries).pathTo(editAfterUndo.id), mask.id)).toBe(true);
+    expect(grown.context(editAfterUndo.id).masked.size).toBe(0);
     // An undo of another entry says nothing about this mask.
     expect(isMaskUndone(tree.pathTo(otherUndo.id), results[0]!.id)).toBe(true);
     expect(isMaskUndone(tree.pathTo(otherUndo.id), mask.id)).toBe(false);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TreeBuilder } from '@/lib/testing/builder';
 import { loadSession } from '@/lib/testing/compactionData';
 import { buildSessionContext } from './context';
 import { maskedMessage } from './masks';
@@ -109,6 +110,23 @@ describe('pin rules', () => {
     expect(resolvePins(tree().pathTo(on))).toEqual(new Set([a!.id, b!.id]));
     expect(resolvePins(tree().pathTo(off))).toEqual(new Set([b!.id]));
     expect(resolvePins(tree().pathTo(again))).toEqual(new Set([a!.id]));
+  });
+
+  it('a label, a revision or another entry naming a pinned message does not unpin it; entries that are no message before the kept part are passed over', () => {
+    const b = new TreeBuilder();
+    b.modelChange('openai:gpt-4o');
+    const u1 = b.user('q1');
+    b.label(u1.id, 'start');
+    b.assistant('r1');
+    const u2 = b.user('q2');
+    const c = b.compaction('S', u2.id);
+    b.entries.push({ id: 'pin', parentId: b.cursor, timestamp: 1, type: 'pin', targetId: u1.id, pinned: true });
+    b.at('pin');
+    b.label(u1.id, 'renamed');
+    b.revision(u1.id, 'undo');
+    const ctx = buildSessionContext(b.entries, b.cursor);
+    expect(ctx.pinned).toEqual(new Set([u1.id]));
+    expect(ctx.items.map((it) => it.entryId)).toEqual([c.id, u1.id, u2.id]);
   });
 
   it('what a user writes and what the model answers can be pinned; tool results and other entries cannot', () => {

@@ -46,5 +46,18 @@ describe('the newest leaf', () => {
     const skewed = new SessionTree([b.entries[0]!, newerParent, b.entries[2]!, child]);
     expect(skewed.newestLeaf()).toBe(a2.id);
     expect(new SessionTree([]).newestLeaf()).toBeNull();
+    // A child added last but written with an older clock is not the newest.
+    const older = { ...a1, id: 'older', parentId: u1.id, timestamp: a1.timestamp - 1 } as SessionEntry;
+    expect(new SessionTree([...b.entries, older]).newestLeafUnder(u1.id)).toBe(a2.id);
+  });
+
+  it('counts its entries', () => {
+    const { snapshot } = loadSession('claudeLog');
+    const tree = new SessionTree();
+    expect(tree.size).toBe(0);
+    for (const e of snapshot.entries) tree.add(e);
+    expect(tree.size).toBe(snapshot.entries.length);
+    tree.replace(snapshot.entries[3]!);
+    expect(tree.size).toBe(snapshot.entries.length);
   });
 });
