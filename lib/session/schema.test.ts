@@ -4,7 +4,7 @@ import { importText } from '@/lib/formats';
 import { exportJsonl } from '@/lib/formats/export/jsonl';
 import { FIXTURES, readFixture, type FixtureName } from '@/lib/testing/fixtures';
 import { compactionSettingsSchema, sessionEntrySchema, sessionMetaSchema } from './schema';
-import { DEFAULT_COMPACTION_SETTINGS, type MessageEntry, type NewEntry, type SessionEntry, type SessionSnapshot } from './types';
+import { DEFAULT_COMPACTION_SETTINGS, type MessageEntry, type NewEntry, type SessionEntry, type SessionSnapshot, type SummarizerInfo, type SummaryDetails } from './types';
 
 /**
  * The schemas guard what crosses a boundary: the app's own JSONL on import and
@@ -26,7 +26,7 @@ function exported(snapshot: SessionSnapshot): { meta: Json; entries: Json[] } {
   return { meta, entries };
 }
 
-const details = (summarizer: Json, extra: Json = {}) => ({ readFiles: ['lib/a.ts'], modifiedFiles: ['lib/b.ts'], summarizer, ...extra });
+const details = (summarizer: SummarizerInfo, extra: Partial<SummaryDetails> = {}): SummaryDetails => ({ readFiles: ['lib/a.ts'], modifiedFiles: ['lib/b.ts'], summarizer, ...extra });
 const usage = { input: 1200, output: 80, cacheRead: 1000, cacheWrite: 10, totalTokens: 2290, cost: 0.0123 };
 
 /**
