@@ -42,7 +42,7 @@ function pathMessagesWithoutTokens(page: Page): Promise<number> {
           const tx = db.transaction(['sessions', 'entryRows', 'packedEntries']);
           const sessions = tx.objectStore('sessions').getAll();
           const rows = tx.objectStore('entryRows').getAll();
-          // An imported session stays packed until its first write (lib/db/packed.ts): the caches unpack it.
+          // An imported session's entries stay packed (lib/db/packed.ts), their token caches written there.
           const packed = tx.objectStore('packedEntries').getAll();
           tx.oncomplete = () => {
             db.close();

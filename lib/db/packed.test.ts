@@ -116,30 +116,29 @@ describe('packed imports', () => {
     }
   });
 
-  it('moving the leaf keeps a session packed; an append unpacks it first, keeping its revision, and then reads as rows would', async () => {
+  it('moving the leaf and appending keep a session packed: new entries are rows after the packed ones, read as rows would be', async () => {
     const { packedDb, rowsDb, pairs } = await chatGpt();
     const { packed, rows, snap } = pairs[0]!;
     const earlier = snap.entries.find((e) => e.parentId !== null && e.type === 'message')!;
     await setLeaf(packed, earlier.id, packedDb);
     await setLeaf(rows, earlier.id, rowsDb);
     await expect(setLeaf(packed, 'not-an-entry', packedDb)).rejects.toThrow(/does not exist/);
-    expect(await packedDb.entries.count()).toBe(0);
+    await expect(appendEntries(packed, 'not-an-entry', [user('x', 'lost')], {}, packedDb)).rejects.toThrow(/missing/);
 
     const rev = (await getSession(packed, packedDb))!.rev;
     await appendEntries(packed, earlier.id, [user('n1', 'a new question on an older branch')], {}, packedDb);
     await appendEntries(rows, earlier.id, [user('n1', 'a new question on an older branch')], {}, rowsDb);
-    expect(await packedRowsOf(packedDb, packed)).toEqual([]);
-    expect(await packedDb.entries.count()).toBe(snap.entries.length + 1);
-    // The other conversation stays packed.
-    expect(await packedRowsOf(packedDb, pairs[1]!.packed)).toHaveLength(1);
+    expect(await packedRowsOf(packedDb, packed)).toHaveLength(1);
+    expect(await packedDb.entries.count()).toBe(1);
     const a = (await loadSession(packed, packedDb))!;
     expect(a.entries).toStrictEqual((await loadSession(rows, rowsDb))!.entries);
     expect(a.row.leafId).toBe('n1');
-    // Unpacking is no change of content: a tab that had the session reads only the new entry.
+    expect(a.row.entryCount).toBe(snap.entries.length + 1);
+    // A tab that had the session reads only the new entry.
     expect((await entriesChangedSince(packed, rev, packedDb)).entries.map((e) => e.id)).toEqual(['n1']);
   });
 
-  it('a reply streamed into a packed session, and token caches written to one, land as they do in rows', async () => {
+  it('a reply streamed into a packed session, and token caches for it, land as in rows; the imported entries stay packed', async () => {
     const { packedDb, rowsDb, pairs } = await chatGpt();
     const reply: NewEntry = { id: 'r1', timestamp: 1_766_000_000_000, type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: 'Stream' }], status: 'streaming' } };
     for (const [db, id] of [[packedDb, pairs[0]!.packed], [rowsDb, pairs[0]!.rows]] as const) {
@@ -147,18 +146,39 @@ describe('packed imports', () => {
       await appendEntries(id, leaf, [reply], {}, db);
       await updateEntry(id, 'r1', (e) => (e.type === 'message' ? { ...e, message: { ...e.message, content: [{ type: 'text', text: 'Streamed whole' }], status: 'complete' } } : e), db);
     }
+    expect(await packedRowsOf(packedDb, pairs[0]!.packed)).toHaveLength(1);
     expect((await loadSession(pairs[0]!.packed, packedDb))!.entries).toStrictEqual((await loadSession(pairs[0]!.rows, rowsDb))!.entries);
 
-    // Token caches for the second conversation, still packed: it is unpacked and the caches stick.
-    const { packed, rows, snap } = pairs[1]!;
-    expect(await packedRowsOf(packedDb, packed)).toHaveLength(1);
-    const caches = snap.entries.map((e) => ({ id: e.id, tokens: { v: 1, o200k: 7, chars4: chars4(countingInput(e)) } }));
+    // Token caches as the worker hands them over, the reply's among them; one counted for text the entry no longer has.
+    const { packed, rows } = pairs[0]!;
+    const entries = (await loadSession(packed, packedDb))!.entries;
+    const caches = entries.map((e, i) => ({ id: e.id, tokens: { v: 1, o200k: 7, chars4: chars4(countingInput(e)) + (i === 1 ? 1 : 0) } }));
+    const rev = (await getSession(packed, packedDb))!.rev;
     await setEntryTokens(packed, caches, packedDb);
     await setEntryTokens(rows, caches, rowsDb);
+    expect(await packedRowsOf(packedDb, packed)).toHaveLength(1);
+    const a = (await loadSession(packed, packedDb))!.entries;
+    expect(a.filter((e) => e.tokens?.o200k === 7)).toHaveLength(entries.length - 1);
+    expect(a[1]!.tokens).toBeUndefined();
+    expect(a).toStrictEqual((await loadSession(rows, rowsDb))!.entries);
+    // A cache is not content: no tab re-reads the session for it.
+    expect((await entriesChangedSince(packed, rev, packedDb)).entries).toEqual([]);
+  });
+
+  it('rewriting an imported entry unpacks its session first, keeping the order of what was written since', async () => {
+    const { packedDb, rowsDb, pairs } = await chatGpt();
+    const { packed, rows, snap } = pairs[0]!;
+    const target = snap.entries.find((e) => e.type === 'message' && e.message.role === 'assistant')!;
+    for (const [db, id] of [[packedDb, packed], [rowsDb, rows]] as const) {
+      await appendEntries(id, snap.meta.leafId, [user('n1', 'written after the import')], {}, db);
+      await updateEntry(id, target.id, (e) => (e.type === 'message' ? { ...e, message: { ...e.message, content: [{ type: 'text', text: 'rewritten' }] } } : e), db);
+    }
     expect(await packedRowsOf(packedDb, packed)).toEqual([]);
     const a = (await loadSession(packed, packedDb))!.entries;
-    expect(a.every((e) => e.tokens?.o200k === 7)).toBe(true);
     expect(a).toStrictEqual((await loadSession(rows, rowsDb))!.entries);
+    expect(a.map((e) => e.id)).toEqual([...snap.entries.map((e) => e.id), 'n1']);
+    // The other conversation stays packed.
+    expect(await packedRowsOf(packedDb, pairs[1]!.packed)).toHaveLength(1);
   });
 
   it('deleting a packed session, here or on another device, deletes its entries and leaves the others', async () => {
@@ -176,10 +196,14 @@ describe('packed imports', () => {
     expect(await countStoredEntries(packedDb)).toBe(0);
   });
 
-  it('joining a sync space queues every entry of packed sessions, as it does rows', async () => {
+  it('joining a sync space queues every entry of packed sessions, and of what was written since, as it does rows', async () => {
     const { packedDb, rowsDb, pairs } = await chatGpt();
-    await saveSpace(space, packedDb);
-    await saveSpace(space, rowsDb);
+    for (const [db, side] of [[packedDb, 'packed'], [rowsDb, 'rows']] as const) {
+      const { snap } = pairs[0]!;
+      await appendEntries(pairs[0]![side], snap.meta.leafId, [user('n1', 'before joining')], {}, db);
+      await appendEntries(pairs[0]![side], 'n1', [user('n2', 'and its follow-up')], {}, db);
+      await saveSpace(space, db);
+    }
     expect(await packedDb.packedEntries.count()).toBe(0);
     // Per session in stored order (parents before children); sessions may come in any order.
     const queued = async (db: AppDB, side: 'packed' | 'rows') =>
@@ -187,16 +211,18 @@ describe('packed imports', () => {
         .map((e) => [pairs.findIndex((p) => p[side] === e.sessionId), e.entry] as const)
         .sort((x, y) => x[0] - y[0]);
     const a = await queued(packedDb, 'packed');
-    expect(a).toHaveLength(pairs.reduce((s, p) => s + p.snap.entries.length, 0));
+    expect(a).toHaveLength(pairs.reduce((s, p) => s + p.snap.entries.length, 0) + 2);
     expect(a).toStrictEqual(await queued(rowsDb, 'rows'));
+    expect((await loadSession(pairs[0]!.packed, packedDb))!.entries).toStrictEqual((await loadSession(pairs[0]!.rows, rowsDb))!.entries);
   });
 
-  it('a write to a packed session while a join is under way marks the entries it unpacks', async () => {
+  it('a session unpacked while a join is under way has every entry marked for pushing', async () => {
     const { packedDb, pairs } = await chatGpt();
     await packedDb.syncState.put({ key: JOINING_KEY, value: Date.now() });
     const { packed, snap } = pairs[0]!;
-    await appendEntries(packed, snap.meta.leafId, [user('j1', 'written while joining')], {}, packedDb);
-    expect(await packedDb.entries.where('[sessionId+unsynced]').equals([packed, 1]).count()).toBe(snap.entries.length + 1);
+    await updateEntry(packed, snap.entries[1]!.id, (e) => e, packedDb);
+    expect(await packedRowsOf(packedDb, packed)).toEqual([]);
+    expect(await packedDb.entries.where('[sessionId+unsynced]').equals([packed, 1]).count()).toBe(snap.entries.length);
   });
 
   it('entries from another device for a packed session are added after its own', async () => {
@@ -204,7 +230,8 @@ describe('packed imports', () => {
     const { packed, snap } = pairs[0]!;
     const remote: SessionEntry = { id: 'remote-1', parentId: snap.meta.leafId, timestamp: 1_766_000_000_000, type: 'message', message: { role: 'user', content: [{ type: 'text', text: 'from the phone' }] } };
     await applyRemote([{ kind: 'entry', sessionId: packed, entry: remote }, { kind: 'entry', sessionId: packed, entry: snap.entries[0]! }], null, packedDb);
-    expect(await packedRowsOf(packedDb, packed)).toEqual([]);
+    // The one it already has is not added again.
+    expect(await packedDb.entries.count()).toBe(1);
     expect((await loadSession(packed, packedDb))!.entries).toStrictEqual([...snap.entries, remote]);
   });
 
@@ -220,7 +247,10 @@ describe('packed imports', () => {
     ]);
     expect((await loadSession(packed, packedDb))!.entries).toStrictEqual((await loadSession(rows, rowsDb))!.entries);
     await appendEntries(packed, leafId, [user('after', 'one more')], {}, packedDb);
+    const ids = [...entries.map((e) => e.id), 'after'];
+    expect((await loadSession(packed, packedDb))!.entries.map((e) => e.id)).toEqual(ids);
+    await saveSpace(space, packedDb);
     expect(await packedDb.packedEntries.count()).toBe(0);
-    expect((await loadSession(packed, packedDb))!.entries.map((e) => e.id)).toEqual([...entries.map((e) => e.id), 'after']);
+    expect((await loadSession(packed, packedDb))!.entries.map((e) => e.id)).toEqual(ids);
   });
 });

@@ -1,5 +1,5 @@
 import { Dexie } from 'dexie';
-import type { SessionEntry } from '@/lib/session/types';
+import type { SessionEntry, TokenCache } from '@/lib/session/types';
 import type { AppDB } from './db';
 import { entryRow, toDomainEntry } from './rows';
 import type { PackedRow, StoredEntry } from './schema';
@@ -13,18 +13,24 @@ import { entriesNeedMarks } from './syncMarks';
  * as 50,672 entry rows took 8–10 s of its CPU, as 2,469 packed rows 1.1–1.4 s
  * (docs/benchmarks.md). The import is the only writer of packed rows.
  *
- * The rule, applied by every function of lib/db that touches entries:
- * - a read reads both places (`readSessionEntries` and its kin): a session's
- *   packed entries come first, in their order, then its entry rows by `seq`;
- * - a write to a session's entries (append, rewrite, token caches, entries from
- *   another device, marking for sync) first unpacks it, in the write's own
- *   transaction (`unpackSession`): its entries become rows, with the packed
- *   rows' revision (unpacking changes no content, so no tab re-reads them), and
- *   the packed rows are deleted;
- * - deleting a session deletes both (`deleteSessionEntries`).
- * So a session is packed or unpacked, never both, and reads need not know which.
- * No flag on the session row says so: an import's sessions have no row until it
- * commits, and the packed store's own key answers as fast as a flag would.
+ * One rule, applied by every function of lib/db that touches entries: a
+ * session's entries are its packed entries (all written by its import, before
+ * the session was visible), in order, followed by its entry rows by `seq`
+ * (everything written since).
+ * - Reads read both places (`readSessionEntries` and its kin).
+ * - New entries (appends, entries from another device) are rows, so they
+ *   follow the packed ones: the order holds without touching the packed rows.
+ * - Token caches are written where the entry is (`setPackedTokens` rewrites a
+ *   packed row in place, keeping its revision: a cache is not content).
+ * - Rewriting an entry's content (a reply still streaming) and marking entries
+ *   for sync, which records each entry as pushed, take rows: the session is
+ *   unpacked first, in the same transaction (`unpackSession`).
+ * - Deleting a session deletes both (`deleteSessionEntries`).
+ * So opening, reading, continuing and counting an imported conversation never
+ * rewrites it as rows: on the page's thread, unpacking a 10,000-entry session
+ * would be one long task. No flag on the session row says a session is packed:
+ * an import's sessions have no row until it commits, and the packed store's own
+ * key answers as fast as a flag would.
  */
 
 /** Entries per packed row: a conversation of any length is written, read and unpacked in bounded pieces. */
@@ -79,12 +85,15 @@ export async function hasEntry(db: AppDB, sessionId: string, entryId: string): P
 }
 
 /**
- * Turns a packed session into entry rows, before a write to its entries. Must
- * run inside that write's transaction, with `packedEntries`, the entries store
- * and `syncState` in its scope: the rows are marked for sync when this browser
- * is in a sync space or joining one (syncMarks.ts), as the import would have
- * marked them. Does nothing to a session that is not packed. Resolves with the
- * number of entries unpacked.
+ * Turns a packed session into entry rows only, in the same order: its packed
+ * entries, then the rows written since, which are written again after them
+ * (with new keys, their revisions and marks kept). The packed entries keep
+ * their revision: unpacking changes no content, so no tab re-reads them. Must
+ * run inside the caller's write transaction, with `packedEntries`, the entries
+ * store and `syncState` in its scope: the unpacked entries are marked for sync
+ * when this browser is in a sync space or joining one (syncMarks.ts), as the
+ * import would have marked them. Does nothing to a session that is not packed.
+ * Resolves with the number of entries unpacked.
  */
 export async function unpackSession(db: AppDB, sessionId: string): Promise<number> {
   const packed = await readPacked(db, sessionId);
@@ -98,9 +107,39 @@ export async function unpackSession(db: AppDB, sessionId: string): Promise<numbe
       rows.push(row);
     }
   }
-  await db.entries.bulkAdd(rows);
+  const since = await rowsOfSession(db, sessionId).toArray();
+  if (since.length > 0) await db.entries.bulkDelete(since.map((r) => r.seq!));
+  await db.entries.bulkAdd([...rows, ...since.map(({ seq: _old, ...row }) => row)]);
   await ofSession(db, sessionId).delete();
   return rows.length;
+}
+
+/**
+ * Writes token caches into the packed rows that hold those entries, one
+ * transaction per packed row (a bounded rewrite: at most PACKED_PART_ENTRIES
+ * entries). `keep` decides, per entry as stored, whether its cache still
+ * applies. Resolves with the ids it found packed (the others are rows, or gone).
+ */
+export async function setPackedTokens(db: AppDB, sessionId: string, tokens: ReadonlyMap<string, TokenCache>, keep: (e: SessionEntry, cache: TokenCache) => boolean): Promise<Set<string>> {
+  const found = new Set<string>();
+  const parts = (await ofSession(db, sessionId).primaryKeys()) as [string, number][];
+  for (const key of parts) {
+    await db.transaction('rw', db.packedEntries, async () => {
+      const p = await db.packedEntries.get(key);
+      if (!p) return; // unpacked meanwhile: its entries are rows now, and the rows' path has them
+      let changed = false;
+      const entries = p.entries.map((e) => {
+        const cache = tokens.get(e.id);
+        if (!cache) return e;
+        found.add(e.id);
+        if (!keep(e, cache)) return e;
+        changed = true;
+        return { ...e, tokens: cache };
+      });
+      if (changed) await db.packedEntries.put({ ...p, entries });
+    });
+  }
+  return found;
 }
 
 /** Deletes every entry of a session, packed or not. Inside a transaction over both stores. */

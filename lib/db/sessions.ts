@@ -5,7 +5,7 @@ import type { EntryId, NewEntry, SessionEntry, SessionMeta, SessionSnapshot, Tok
 import { sessionContentHash } from './contentHash';
 import { getDB, type AppDB } from './db';
 import { guarded, StorageError } from './errors';
-import { deleteSessionEntries, hasEntry, readEntriesChangedSince, readNamedEntries, readSessionEntries, unpackSession } from './packed';
+import { deleteSessionEntries, hasEntry, readEntriesChangedSince, readNamedEntries, readSessionEntries, setPackedTokens, unpackSession } from './packed';
 import { domainEntry, domainMeta, entryRow, sessionRow, toDomainEntry, type MetaFields } from './rows';
 import type { SessionRow } from './schema';
 import { nextLocalHlc, unsynced } from './syncMarks';
@@ -164,10 +164,9 @@ export async function appendEntries(
     db.transaction('rw', [db.sessions, db.entries, db.packedEntries, db.meta, db.syncState], async (tx) => {
       const row = await db.sessions.get(sessionId);
       if (!row) throw new StorageError('unknown', 'That session no longer exists (deleted in another tab?).');
-      await unpackSession(db, sessionId);
+      // New entries are rows, after an imported session's packed ones (packed.ts): nothing to unpack.
       if (parentId !== null) {
-        const exists = await db.entries.where('[sessionId+id]').equals([sessionId, parentId]).count();
-        if (!exists) throw new StorageError('unknown', 'Cannot append: the entry it follows is missing from this session.');
+        if (!(await hasEntry(db, sessionId, parentId))) throw new StorageError('unknown', 'Cannot append: the entry it follows is missing from this session.');
       }
       const rev = await nextRev(tx as Tx);
       const now = Date.now();
@@ -200,8 +199,9 @@ export async function updateEntry(
 ): Promise<SessionEntry> {
   return guarded(() =>
     db.transaction('rw', [db.entries, db.packedEntries, db.meta, db.sessions, db.syncState], async (tx) => {
-      await unpackSession(db, sessionId);
-      const stored = await db.entries.where('[sessionId+id]').equals([sessionId, entryId]).first();
+      const find = () => db.entries.where('[sessionId+id]').equals([sessionId, entryId]).first();
+      // Rewritten content takes a row: an entry still packed (imported) is unpacked with its session first.
+      const stored = (await find()) ?? ((await unpackSession(db, sessionId)) > 0 ? await find() : undefined);
       if (!stored) throw new StorageError('unknown', 'The entry being updated no longer exists.');
       // The content changes, so a token cache counted for the old content is dropped (recounted later).
       const { tokens: _stale, ...updated } = update(toDomainEntry(stored));
@@ -225,25 +225,29 @@ const TOKEN_CACHE_CHUNK = 500;
  * entries keep their write revision, or the next append would make every tab
  * re-read every entry whose cache was written (`entriesChangedSince`), the
  * whole session after a first open. Another tab that lacks a cache counts it
- * itself. Chunks are independent: a cache is only ever a shortcut.
+ * itself. Chunks are independent: a cache is only ever a shortcut. Entries an
+ * import left packed get theirs in their packed row (packed.ts), so opening an
+ * imported session does not rewrite it as rows.
  */
 export async function setEntryTokens(
   sessionId: string,
   tokens: ReadonlyArray<{ id: EntryId; tokens: TokenCache }>,
   db: AppDB = getDB(),
 ): Promise<void> {
-  for (let i = 0; i < tokens.length; i += TOKEN_CACHE_CHUNK) {
-    const chunk = tokens.slice(i, i + TOKEN_CACHE_CHUNK);
+  // A cache counted for an earlier state of a reply (still streaming then) must not stick to its final text:
+  // its chars/4 figure no longer matches, and the entry is left to be counted again.
+  const current = (e: SessionEntry, cache: TokenCache) => cache.chars4 === chars4(countingInput(e));
+  const packed = await guarded(() => setPackedTokens(db, sessionId, new Map(tokens.map((t) => [t.id, t.tokens])), current));
+  const rest = packed.size > 0 ? tokens.filter((t) => !packed.has(t.id)) : tokens;
+  for (let i = 0; i < rest.length; i += TOKEN_CACHE_CHUNK) {
+    const chunk = rest.slice(i, i + TOKEN_CACHE_CHUNK);
     await guarded(() =>
-      db.transaction('rw', [db.entries, db.packedEntries, db.syncState], async () => {
-        await unpackSession(db, sessionId);
+      db.transaction('rw', db.entries, async () => {
         const byId = new Map(chunk.map((t) => [t.id, t.tokens]));
         // One indexed read for the chunk.
         const stored = await db.entries.where('[sessionId+id]').anyOf(chunk.map((t) => [sessionId, t.id])).toArray();
-        // A cache counted for an earlier state of a reply (still streaming then) must not stick to its final text:
-        // its chars/4 figure no longer matches, and the entry is left to be counted again.
-        const current = stored.filter((e) => byId.get(e.id)!.chars4 === chars4(countingInput(e)));
-        await db.entries.bulkPut(current.map((e) => ({ ...e, tokens: byId.get(e.id)! })));
+        const fresh = stored.filter((e) => current(e, byId.get(e.id)!));
+        await db.entries.bulkPut(fresh.map((e) => ({ ...e, tokens: byId.get(e.id)! })));
       }),
     );
   }

@@ -3,7 +3,7 @@ import { parseHlc } from '@/lib/sync/hlc';
 import { OFF_STATUS, type OutboxBatch, type RemoteChange, type SpaceConfig, type SyncLocalStore, type SyncStatus } from '@/lib/sync/ports';
 import { getDB, type AppDB } from './db';
 import { guarded } from './errors';
-import { deleteSessionEntries, somePackedSessions, unpackSession } from './packed';
+import { deleteSessionEntries, readNamedEntries, somePackedSessions, unpackSession } from './packed';
 import { domainMeta, entryRow, sessionRow, toDomainEntry } from './rows';
 import type { SessionRow, StoredEntry } from './schema';
 import { toMeta } from './sessions';
@@ -239,8 +239,8 @@ async function addEntries(db: AppDB, sessionId: string, entries: SessionEntry[],
     row = { ...sessionRow({ title: PLACEHOLDER_TITLE, createdAt: first.timestamp, updatedAt: first.timestamp, leafId: null }, { id: sessionId, entryCount: 0, rev }), hlc: '' };
     await db.sessions.add(row);
   }
-  await unpackSession(db, sessionId);
-  const existing = new Set((await db.entries.where('[sessionId+id]').anyOf(entries.map((e) => [sessionId, e.id])).toArray()).map((e) => e.id));
+  // Rows, after the session's packed entries if it has any (packed.ts).
+  const existing = new Set((await readNamedEntries(db, sessionId, entries.map((e) => e.id))).map((e) => e.id));
   const fresh: StoredEntry[] = [];
   for (const e of entries) {
     if (existing.has(e.id)) continue; // set union: a stored entry is never rewritten
