@@ -138,7 +138,7 @@ describe('packed imports', () => {
     expect((await entriesChangedSince(packed, rev, packedDb)).entries.map((e) => e.id)).toEqual(['n1']);
   });
 
-  it('a reply streamed into a packed session, and token caches for it, land as in rows; the imported entries stay packed', async () => {
+  it('a reply streamed into a packed session lands as in rows; token caches unpack it and land as in rows', async () => {
     const { packedDb, rowsDb, pairs } = await chatGpt();
     const reply: NewEntry = { id: 'r1', timestamp: 1_766_000_000_000, type: 'message', message: { role: 'assistant', content: [{ type: 'text', text: 'Stream' }], status: 'streaming' } };
     for (const [db, id] of [[packedDb, pairs[0]!.packed], [rowsDb, pairs[0]!.rows]] as const) {
@@ -156,12 +156,12 @@ describe('packed imports', () => {
     const rev = (await getSession(packed, packedDb))!.rev;
     await setEntryTokens(packed, caches, packedDb);
     await setEntryTokens(rows, caches, rowsDb);
-    expect(await packedRowsOf(packedDb, packed)).toHaveLength(1);
+    expect(await packedRowsOf(packedDb, packed)).toEqual([]);
     const a = (await loadSession(packed, packedDb))!.entries;
     expect(a.filter((e) => e.tokens?.o200k === 7)).toHaveLength(entries.length - 1);
     expect(a[1]!.tokens).toBeUndefined();
     expect(a).toStrictEqual((await loadSession(rows, rowsDb))!.entries);
-    // A cache is not content: no tab re-reads the session for it.
+    // Neither unpacking nor a cache is content: no tab re-reads the session for them.
     expect((await entriesChangedSince(packed, rev, packedDb)).entries).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 import { Dexie } from 'dexie';
-import type { SessionEntry, TokenCache } from '@/lib/session/types';
+import type { SessionEntry } from '@/lib/session/types';
 import type { AppDB } from './db';
 import { entryRow, toDomainEntry } from './rows';
 import type { PackedRow, StoredEntry } from './schema';
@@ -20,17 +20,14 @@ import { entriesNeedMarks } from './syncMarks';
  * - Reads read both places (`readSessionEntries` and its kin).
  * - New entries (appends, entries from another device) are rows, so they
  *   follow the packed ones: the order holds without touching the packed rows.
- * - Token caches are written where the entry is (`setPackedTokens` rewrites a
- *   packed row in place, keeping its revision: a cache is not content).
- * - Rewriting an entry's content (a reply still streaming) and marking entries
- *   for sync, which records each entry as pushed, take rows: the session is
- *   unpacked first, in the same transaction (`unpackSession`).
+ * - Rewriting an existing entry (a reply still streaming, token caches) and
+ *   marking entries for sync, which records each entry as pushed, take rows:
+ *   the session is unpacked first, in the same transaction (`unpackSession`).
  * - Deleting a session deletes both (`deleteSessionEntries`).
- * So opening, reading, continuing and counting an imported conversation never
- * rewrites it as rows: on the page's thread, unpacking a 10,000-entry session
- * would be one long task. No flag on the session row says a session is packed:
- * an import's sessions have no row until it commits, and the packed store's own
- * key answers as fast as a flag would.
+ * So reading and continuing an imported conversation never rewrites it; the
+ * first token caches of an opened one do, once. No flag on the session row
+ * says a session is packed: an import's sessions have no row until it
+ * commits, and the packed store's own key answers as fast as a flag would.
  */
 
 /** Entries per packed row: a conversation of any length is written, read and unpacked in bounded pieces. */
@@ -112,34 +109,6 @@ export async function unpackSession(db: AppDB, sessionId: string): Promise<numbe
   await db.entries.bulkAdd([...rows, ...since.map(({ seq: _old, ...row }) => row)]);
   await ofSession(db, sessionId).delete();
   return rows.length;
-}
-
-/**
- * Writes token caches into the packed rows that hold those entries, one
- * transaction per packed row (a bounded rewrite: at most PACKED_PART_ENTRIES
- * entries). `keep` decides, per entry as stored, whether its cache still
- * applies. Resolves with the ids it found packed (the others are rows, or gone).
- */
-export async function setPackedTokens(db: AppDB, sessionId: string, tokens: ReadonlyMap<string, TokenCache>, keep: (e: SessionEntry, cache: TokenCache) => boolean): Promise<Set<string>> {
-  const found = new Set<string>();
-  const parts = (await ofSession(db, sessionId).primaryKeys()) as [string, number][];
-  for (const key of parts) {
-    await db.transaction('rw', db.packedEntries, async () => {
-      const p = await db.packedEntries.get(key);
-      if (!p) return; // unpacked meanwhile: its entries are rows now, and the rows' path has them
-      let changed = false;
-      const entries = p.entries.map((e) => {
-        const cache = tokens.get(e.id);
-        if (!cache) return e;
-        found.add(e.id);
-        if (!keep(e, cache)) return e;
-        changed = true;
-        return { ...e, tokens: cache };
-      });
-      if (changed) await db.packedEntries.put({ ...p, entries });
-    });
-  }
-  return found;
 }
 
 /** Deletes every entry of a session, packed or not. Inside a transaction over both stores. */

@@ -5,7 +5,7 @@ import type { EntryId, NewEntry, SessionEntry, SessionMeta, SessionSnapshot, Tok
 import { sessionContentHash } from './contentHash';
 import { getDB, type AppDB } from './db';
 import { guarded, StorageError } from './errors';
-import { deleteSessionEntries, hasEntry, readEntriesChangedSince, readNamedEntries, readSessionEntries, setPackedTokens, unpackSession } from './packed';
+import { deleteSessionEntries, hasEntry, readEntriesChangedSince, readNamedEntries, readSessionEntries, unpackSession } from './packed';
 import { domainEntry, domainMeta, entryRow, sessionRow, toDomainEntry, type MetaFields } from './rows';
 import type { SessionRow } from './schema';
 import { nextLocalHlc, unsynced } from './syncMarks';
@@ -225,29 +225,28 @@ const TOKEN_CACHE_CHUNK = 500;
  * entries keep their write revision, or the next append would make every tab
  * re-read every entry whose cache was written (`entriesChangedSince`), the
  * whole session after a first open. Another tab that lacks a cache counts it
- * itself. Chunks are independent: a cache is only ever a shortcut. Entries an
- * import left packed get theirs in their packed row (packed.ts), so opening an
- * imported session does not rewrite it as rows.
+ * itself. Chunks are independent: a cache is only ever a shortcut. A session an
+ * import left packed is unpacked by the first chunk (packed.ts): caches come
+ * a few at a time as the user moves around the tree, and rewriting a packed row
+ * of 1,000 entries for each of them cost more than the one unpack.
  */
 export async function setEntryTokens(
   sessionId: string,
   tokens: ReadonlyArray<{ id: EntryId; tokens: TokenCache }>,
   db: AppDB = getDB(),
 ): Promise<void> {
-  // A cache counted for an earlier state of a reply (still streaming then) must not stick to its final text:
-  // its chars/4 figure no longer matches, and the entry is left to be counted again.
-  const current = (e: SessionEntry, cache: TokenCache) => cache.chars4 === chars4(countingInput(e));
-  const packed = await guarded(() => setPackedTokens(db, sessionId, new Map(tokens.map((t) => [t.id, t.tokens])), current));
-  const rest = packed.size > 0 ? tokens.filter((t) => !packed.has(t.id)) : tokens;
-  for (let i = 0; i < rest.length; i += TOKEN_CACHE_CHUNK) {
-    const chunk = rest.slice(i, i + TOKEN_CACHE_CHUNK);
+  for (let i = 0; i < tokens.length; i += TOKEN_CACHE_CHUNK) {
+    const chunk = tokens.slice(i, i + TOKEN_CACHE_CHUNK);
     await guarded(() =>
-      db.transaction('rw', db.entries, async () => {
+      db.transaction('rw', [db.entries, db.packedEntries, db.syncState], async () => {
+        await unpackSession(db, sessionId);
         const byId = new Map(chunk.map((t) => [t.id, t.tokens]));
         // One indexed read for the chunk.
         const stored = await db.entries.where('[sessionId+id]').anyOf(chunk.map((t) => [sessionId, t.id])).toArray();
-        const fresh = stored.filter((e) => current(e, byId.get(e.id)!));
-        await db.entries.bulkPut(fresh.map((e) => ({ ...e, tokens: byId.get(e.id)! })));
+        // A cache counted for an earlier state of a reply (still streaming then) must not stick to its final text:
+        // its chars/4 figure no longer matches, and the entry is left to be counted again.
+        const current = stored.filter((e) => byId.get(e.id)!.chars4 === chars4(countingInput(e)));
+        await db.entries.bulkPut(current.map((e) => ({ ...e, tokens: byId.get(e.id)! })));
       }),
     );
   }
