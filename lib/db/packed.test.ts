@@ -33,10 +33,11 @@ import { JOINING_KEY } from './syncMarks';
 
 /**
  * A file import stores each session's entries packed (packed.ts). Every
- * reader must see a packed session exactly as the same session stored as
- * entry rows (what `importSnapshots` writes), and every writer must unpack it
- * first. Each test imports the same real file twice: through the file import
- * (packed) and as rows, and compares.
+ * operation must see and leave a packed session exactly as the same session
+ * stored as entry rows (what `importSnapshots` writes): new entries follow the
+ * packed ones, rewrites and sync marking unpack first. Each test imports the
+ * same real file twice, through the file import (packed) and as rows, and
+ * compares.
  */
 
 let n = 0;
