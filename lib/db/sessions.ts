@@ -228,7 +228,7 @@ const TOKEN_CACHE_CHUNK = 500;
  * itself. Chunks are independent: a cache is only ever a shortcut. A session an
  * import left packed is unpacked by the first chunk (packed.ts): caches come
  * a few at a time as the user moves around the tree, and rewriting a packed row
- * of 1,000 entries for each of them cost more than the one unpack.
+ * of 1,000 entries on the page thread for each few would cost more than one unpack.
  */
 export async function setEntryTokens(
   sessionId: string,
