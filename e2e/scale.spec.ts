@@ -39,15 +39,21 @@ function pathMessagesWithoutTokens(page: Page): Promise<number> {
         open.onerror = () => reject(open.error);
         open.onsuccess = () => {
           const db = open.result;
-          const tx = db.transaction(['sessions', 'entryRows']);
+          const tx = db.transaction(['sessions', 'entryRows', 'packedEntries']);
           const sessions = tx.objectStore('sessions').getAll();
           const rows = tx.objectStore('entryRows').getAll();
+          // An imported session's entries stay packed (lib/db/packed.ts), their token caches written there.
+          const packed = tx.objectStore('packedEntries').getAll();
           tx.oncomplete = () => {
             db.close();
             const session = (sessions.result as { id: string; leafId: string | null }[])[0];
             if (!session) return resolve(-1);
             type Row = { sessionId: string; id: string; parentId: string | null; type: string; tokens?: unknown };
-            const byId = new Map((rows.result as Row[]).filter((r) => r.sessionId === session.id).map((r) => [r.id, r]));
+            const all = [
+              ...(packed.result as { sessionId: string; entries: Row[] }[]).filter((p) => p.sessionId === session.id).flatMap((p) => p.entries),
+              ...(rows.result as Row[]).filter((r) => r.sessionId === session.id),
+            ];
+            const byId = new Map(all.map((r) => [r.id, r]));
             let missing = 0;
             for (let e = session.leafId ? byId.get(session.leafId) : undefined; e; e = e.parentId ? byId.get(e.parentId) : undefined)
               if (e.type === 'message' && !e.tokens) missing++;

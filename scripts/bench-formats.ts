@@ -316,7 +316,7 @@ interface StoreChildResult {
 
 /** The ChatGPT export parsed AND stored, as the formats worker does it, into the app's database on fake-indexeddb. */
 async function runStoreChild(spec: ChildSpec): Promise<void> {
-  const [{ fakeIndexedDb }, { importFileToStore }] = await Promise.all([import('./benchFakeStore'), import('@/lib/db/importFile')]);
+  const [{ fakeIndexedDb }, { importFileToStore }, { countStoredEntries }] = await Promise.all([import('./benchFakeStore'), import('@/lib/db/importFile'), import('@/lib/db/packed')]);
   const db = fakeIndexedDb('bench-store');
   await db.open();
   const file = await openAsBlob(spec.file);
@@ -332,7 +332,7 @@ async function runStoreChild(spec: ChildSpec): Promise<void> {
     bytes: file.size,
     read: m.value.read,
     storedSessions: await db.sessions.count(),
-    storedEntries: await db.entries.count(),
+    storedEntries: await countStoredEntries(db),
     lastProgress,
     coldMs: m.coldMs,
     progressCalls: m.progressCalls,

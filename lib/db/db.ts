@@ -1,5 +1,5 @@
 import { Dexie, type Table } from 'dexie';
-import { CURRENT_SCHEMA_VERSION, DB_NAME, entriesStoreAt, SCHEMA_VERSIONS, type CalibrationRow, type MetaRow, type SessionRow, type SettingRow, type StoredEntry, type SyncStateRow, type TombstoneRow } from './schema';
+import { CURRENT_SCHEMA_VERSION, DB_NAME, entriesStoreAt, SCHEMA_VERSIONS, type CalibrationRow, type MetaRow, type PackedRow, type SessionRow, type SettingRow, type StoredEntry, type SyncStateRow, type TombstoneRow } from './schema';
 
 export class AppDB extends Dexie {
   sessions!: Table<SessionRow, string>;
@@ -8,6 +8,8 @@ export class AppDB extends Dexie {
   meta!: Table<MetaRow, string>;
   tombstones!: Table<TombstoneRow, string>;
   syncState!: Table<SyncStateRow, string>;
+  /** Imported sessions' entries, packed (packed.ts); since v5. */
+  packedEntries!: Table<PackedRow, [string, number]>;
   private readonly entriesStore: string;
 
   constructor(name = DB_NAME, upTo = CURRENT_SCHEMA_VERSION, options?: ConstructorParameters<typeof Dexie>[1]) {

@@ -6,6 +6,7 @@ import { countReads } from './countReads';
 import { chatGptExportChunks } from '@/lib/testing/generateChatGpt';
 import { AppDB } from './db';
 import { importFileToStore } from './importFile';
+import { countStoredEntries } from './packed';
 import { sweepAbandonedImports } from './importStaging';
 import { exportSnapshot, listSessions } from './sessions';
 import { outbox } from './sync';
@@ -22,7 +23,7 @@ function exportFile(conversations: number, seed = 15): File {
 }
 
 async function stored(db: AppDB) {
-  return { sessions: await db.sessions.count(), entries: await db.entries.count(), staging: await db.settings.where(':id').startsWith('import-staging:').count() };
+  return { sessions: await db.sessions.count(), entries: await countStoredEntries(db), staging: await db.settings.where(':id').startsWith('import-staging:').count() };
 }
 
 describe('importing a file straight into storage (the formats worker)', () => {

@@ -1,10 +1,10 @@
-import { Dexie } from 'dexie';
 import { newId } from '@/lib/session/ids';
-import type { SessionMeta, SessionSnapshot } from '@/lib/session/types';
+import type { SessionEntry, SessionMeta, SessionSnapshot } from '@/lib/session/types';
 import { getDB, type AppDB } from './db';
 import { guarded } from './errors';
-import { entryRow, sessionRow, type MetaFields } from './rows';
-import type { SessionRow, StoredEntry } from './schema';
+import { deleteSessionEntries, packedRows } from './packed';
+import { domainEntry, entryRow, sessionRow, type MetaFields } from './rows';
+import type { PackedRow, SessionRow, StoredEntry } from './schema';
 import { nextRev, prepareImport, sameSourceKey, type ImportOutcome, type Tx } from './sessions';
 import { entriesNeedMarks, nextLocalHlc } from './syncMarks';
 
@@ -15,7 +15,9 @@ import { entriesNeedMarks, nextLocalHlc } from './syncMarks';
  * holds the whole file in memory and blocks the database for seconds. So the
  * entries are written a batch at a time (`add`), each batch in its own short
  * transaction, and nothing of the file is visible until `commit` writes the
- * session rows, all in one transaction. Entries without a session row are
+ * session rows, all in one transaction. Each session's entries are written
+ * packed, a few rows per session (packed.ts), unless this browser is in a sync
+ * space. Entries without a session row are
  * invisible: every reader (the list, loading, export, the sync outbox) starts
  * from session rows. `abort` (a cancel, a bad line further down the file, a
  * full disk) deletes the entries written so far, so a file lands whole or not
@@ -135,28 +137,29 @@ export class StagedImport {
     this.buffered = 0;
     if (batch.length === 0) return;
     const db = this.db;
-    const written: Pending[] = [];
-    // The rows are built here, once, outside the transaction; it only stamps them with its revision (and
-    // sync marks). Rows take the domain fields only (rows.ts): the converted sessions are dropped with the batch.
-    const rows: StoredEntry[] = [];
+    const written: { pending: Pending; entries: SessionEntry[] }[] = [];
+    // Domain fields only (rows.ts), picked here, once, outside the transaction: the converted sessions are dropped with the batch.
     for (const { index, snap, hashFollows } of batch) {
       // A content hash for sessions that carry none (the app's own exports); a streamed export gets the file's at commit.
-      const { meta, entries } = hashFollows ? snap : prepareImport(snap, this.opts.fileName);
-      const id = newId();
-      written.push({ index, id, entryCount: entries.length, meta });
-      for (const e of entries) rows.push(entryRow(e, id, 0));
+      const { meta, entries } = hashFollows ? { meta: snap.meta, entries: snap.entries.map(domainEntry) } : prepareImport(snap, this.opts.fileName);
+      written.push({ pending: { index, id: newId(), entryCount: entries.length, meta }, entries });
     }
-    this.staged.push(...written);
+    this.staged.push(...written.map((w) => w.pending));
     const record: StagingRecord = { sessionIds: this.staged.map((p) => p.id), at: Date.now() };
     const writing = guarded(() =>
-      db.transaction('rw', [db.entries, db.meta, db.settings, db.syncState], async (tx) => {
+      db.transaction('rw', [db.entries, db.packedEntries, db.meta, db.settings, db.syncState], async (tx) => {
         const rev = await nextRev(tx as Tx);
-        const mark = await entriesNeedMarks(db);
-        for (const row of rows) {
-          row.rev = rev;
-          if (mark) row.unsynced = 1;
+        if (await entriesNeedMarks(db)) {
+          // In a sync space (or joining one) every entry is pushed and recorded as pushed one by one, which
+          // takes entry rows: written as rows, marked, as any other write would be.
+          const rows: StoredEntry[] = [];
+          for (const w of written) for (const e of w.entries) rows.push({ ...entryRow(e, w.pending.id, rev), unsynced: 1 });
+          await db.entries.bulkAdd(rows);
+        } else {
+          const packed: PackedRow[] = [];
+          for (const w of written) packed.push(...packedRows(w.pending.id, w.entries, rev));
+          await db.packedEntries.bulkAdd(packed);
         }
-        await db.entries.bulkAdd(rows);
         await db.settings.put({ key: this.key, value: record });
       }),
     ).then(() => {
@@ -180,7 +183,7 @@ export class StagedImport {
     throwIfAborted(this.opts.signal);
     const db = this.db;
     const outcome = await guarded(() =>
-      db.transaction('rw', [db.sessions, db.entries, db.meta, db.syncState, db.settings], async (tx) => {
+      db.transaction('rw', [db.sessions, db.entries, db.packedEntries, db.meta, db.syncState, db.settings], async (tx) => {
         const outcome: ImportOutcome = { imported: [], duplicates: [] };
         const rev = await nextRev(tx as Tx);
         const hlc = await nextLocalHlc(db);
@@ -197,7 +200,7 @@ export class StagedImport {
           const existingId = key === undefined || this.opts.allowDuplicates ? undefined : seen.get(key);
           if (existingId !== undefined) {
             outcome.duplicates.push({ index: p.index, title: p.fields.title, existingId });
-            await db.entries.where('[sessionId+seq]').between([p.id, Dexie.minKey], [p.id, Dexie.maxKey]).delete();
+            await deleteSessionEntries(db, p.id);
             continue;
           }
           rows.push({ ...sessionRow(p.fields, { id: p.id, entryCount: p.entryCount, rev }), hlc, syncDirty: 1 });
@@ -226,11 +229,11 @@ export class StagedImport {
 
 async function deleteStaged(db: AppDB, key: string, sessionIds: readonly string[]): Promise<void> {
   await guarded(() =>
-    db.transaction('rw', db.sessions, db.entries, db.settings, async () => {
+    db.transaction('rw', [db.sessions, db.entries, db.packedEntries, db.settings], async () => {
       for (const id of sessionIds) {
         // A row means the import committed after all: never delete a committed session.
         if (await db.sessions.get(id)) continue;
-        await db.entries.where('[sessionId+seq]').between([id, Dexie.minKey], [id, Dexie.maxKey]).delete();
+        await deleteSessionEntries(db, id);
       }
       await db.settings.delete(key);
     }),

@@ -103,3 +103,9 @@ export function sessionRow(meta: MetaFields, owned: { id: string; entryCount: nu
   // id first, as createSession writes it, so exported headers keep their usual key order.
   return { id: owned.id, ...fields, titleLower: fields.title.toLowerCase(), entryCount: owned.entryCount, rev: owned.rev };
 }
+
+/** A stored entry back to the domain entry: the fields storage owns are dropped. */
+export function toDomainEntry(stored: StoredEntry): SessionEntry {
+  const { sessionId: _s, seq: _q, rev: _r, unsynced: _u, ...entry } = stored;
+  return entry as SessionEntry;
+}

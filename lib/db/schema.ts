@@ -17,6 +17,18 @@ export type StoredEntry = SessionEntry & {
   unsynced?: 1;
 };
 
+/**
+ * Part of an imported session's entries, packed into one row (packed.ts): the
+ * entries in stored order, domain fields only, written at revision `rev`.
+ * Keyed by [sessionId+part], parts numbered from 0.
+ */
+export interface PackedRow {
+  sessionId: string;
+  part: number;
+  rev: number;
+  entries: SessionEntry[];
+}
+
 export type SessionRow = SessionMeta & {
   entryCount: number;
   rev: number;
@@ -78,6 +90,9 @@ export interface SchemaVersion {
  * `"seq": 1e300` pushes the generator past 2^53; deleting the row does not undo that.
  */
 export const ENTRIES_STORE = 'entryRows';
+
+/** The store of imported sessions' packed entries (since v5). */
+export const PACKED_STORE = 'packedEntries';
 
 /** Name of the entries store in schema `version`. */
 export function entriesStoreAt(version: number): string {
@@ -166,6 +181,24 @@ export const SCHEMA_VERSIONS: SchemaVersion[] = [
     stores: {
       sessions: 'id, updatedAt, titleLower, source.hash, syncDirty',
       [ENTRIES_STORE]: '++seq, &[sessionId+id], [sessionId+seq], [sessionId+rev], unsynced, [sessionId+unsynced]',
+      settings: 'key',
+      calibration: 'model',
+      meta: 'key',
+      tombstones: 'sessionId, unsynced',
+      syncState: 'key',
+    },
+  },
+  {
+    // v5: imports write a session's entries packed, a few rows per session (lib/db/packed.ts): in
+    // Chromium each row written costs the browser process about the same whatever its size, so a
+    // 100 MB export as 50,000 entry rows was bound to 6–10 MB/s. Keyed by session and part, no other
+    // index: packed rows are only ever read whole, per session. Nothing to migrate: entries already
+    // stored stay rows, which every reader still reads.
+    version: 5,
+    stores: {
+      sessions: 'id, updatedAt, titleLower, source.hash, syncDirty',
+      [ENTRIES_STORE]: '++seq, &[sessionId+id], [sessionId+seq], [sessionId+rev], unsynced, [sessionId+unsynced]',
+      [PACKED_STORE]: '[sessionId+part]',
       settings: 'key',
       calibration: 'model',
       meta: 'key',

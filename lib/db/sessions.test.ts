@@ -8,6 +8,7 @@ import { readChatGpt } from '@/lib/formats/readers/chatgpt';
 import { readFixture } from '@/lib/testing/fixtures';
 import { AppDB } from './db';
 import { StorageError } from './errors';
+import { importFileToStore } from './importFile';
 import {
   appendEntries,
   createSession,
@@ -215,6 +216,35 @@ describe('schema migration', () => {
     const db = open('deleted');
     await appendEntries(madeHereId, 'h2', [user('unstuck')], {}, db);
     expect((await loadSession(madeHereId, db))!.entries.map((e) => e.id).slice(0, 2)).toEqual(['h1', 'h2']);
+  });
+});
+
+describe('schema v4 to v5 (packed imports)', () => {
+  it('opens a v4 database with its entry rows and sync state, and a file imported afterwards is packed beside them', async () => {
+    const v4 = open('v4', 4);
+    await v4.open();
+    const [conv] = readChatGpt(readFixture('chatgptTree')).sessions;
+    const title = conv!.meta.title;
+    await v4.table('sessions').add({ ...conv!.meta, id: 'old', entryCount: conv!.entries.length, title, titleLower: title.toLowerCase(), rev: 3, hlc: '000000000000001:0000:n', syncDirty: 1 });
+    await v4.table('entryRows').bulkAdd(conv!.entries.map((e) => ({ ...e, sessionId: 'old', rev: 3, unsynced: 1 })));
+    await v4.table('syncState').put({ key: 'checkpoint', value: 42 });
+    v4.close();
+
+    const db = open('v4');
+    await db.open();
+    expect(db.verno).toBe(5);
+    expect((await loadSession('old', db))!.entries).toStrictEqual(conv!.entries);
+    expect((await db.syncState.get('checkpoint'))!.value).toBe(42);
+    expect(await db.entries.where('[sessionId+unsynced]').equals(['old', 1]).count()).toBe(conv!.entries.length);
+
+    const text = readFixture('chatgptExport');
+    const { imported } = await importFileToStore(new File([text], 'conversations.json'), 'conversations.json', {}, undefined, undefined, db);
+    expect(imported).toHaveLength(2);
+    expect(await db.packedEntries.count()).toBe(2);
+    const read = readChatGpt(text).sessions;
+    for (const [i, r] of imported.entries()) expect((await loadSession(r.id, db))!.entries).toStrictEqual(read[i]!.entries);
+    await appendEntries('old', conv!.meta.leafId, [user('after the upgrade')], {}, db);
+    expect((await loadSession('old', db))!.entries).toHaveLength(conv!.entries.length + 1);
   });
 });
 

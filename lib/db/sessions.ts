@@ -1,12 +1,13 @@
-import { Dexie, type Transaction } from 'dexie';
+import type { Transaction } from 'dexie';
 import { newId } from '@/lib/session/ids';
 import { chars4, countingInput } from '@/lib/tokens/entryText';
 import type { EntryId, NewEntry, SessionEntry, SessionMeta, SessionSnapshot, TokenCache } from '@/lib/session/types';
 import { sessionContentHash } from './contentHash';
 import { getDB, type AppDB } from './db';
 import { guarded, StorageError } from './errors';
-import { domainEntry, domainMeta, entryRow, sessionRow, type MetaFields } from './rows';
-import type { SessionRow, StoredEntry } from './schema';
+import { deleteSessionEntries, hasEntry, readEntriesChangedSince, readNamedEntries, readSessionEntries, unpackSession } from './packed';
+import { domainEntry, domainMeta, entryRow, sessionRow, toDomainEntry, type MetaFields } from './rows';
+import type { SessionRow } from './schema';
 import { nextLocalHlc, unsynced } from './syncMarks';
 
 export type Tx = Transaction & { table: AppDB['table'] };
@@ -18,11 +19,6 @@ export async function nextRev(tx: Tx): Promise<number> {
   const rev = cur + 1;
   await meta.put({ key: 'rev', value: rev });
   return rev;
-}
-
-export function toDomainEntry(stored: StoredEntry): SessionEntry {
-  const { sessionId: _s, seq: _q, rev: _r, unsynced: _u, ...entry } = stored;
-  return entry as SessionEntry;
 }
 
 export function toMeta(row: SessionRow): SessionMeta {
@@ -61,12 +57,11 @@ export async function updateSession(
   db: AppDB = getDB(),
 ): Promise<void> {
   await guarded(() =>
-    db.transaction('rw', db.sessions, db.meta, db.entries, db.syncState, async (tx) => {
+    db.transaction('rw', [db.sessions, db.meta, db.entries, db.packedEntries, db.syncState], async (tx) => {
       const row = await db.sessions.get(id);
       if (!row) throw new StorageError('unknown', 'That session no longer exists (deleted in another tab?).');
       if (patch.leafId) {
-        const exists = await db.entries.where('[sessionId+id]').equals([id, patch.leafId]).count();
-        if (!exists) throw new StorageError('unknown', 'Cannot move to an entry that does not exist in this session.');
+        if (!(await hasEntry(db, id, patch.leafId))) throw new StorageError('unknown', 'Cannot move to an entry that does not exist in this session.');
       }
       const now = Date.now();
       const next: Partial<SessionRow> = { ...patch, rev: await nextRev(tx as Tx), updatedAt: now, hlc: await nextLocalHlc(db, now), syncDirty: 1 };
@@ -110,8 +105,8 @@ export async function setLeaf(id: string, leafId: EntryId | null, db: AppDB = ge
  */
 export async function deleteSession(id: string, db: AppDB = getDB()): Promise<void> {
   await guarded(() =>
-    db.transaction('rw', db.sessions, db.entries, db.tombstones, db.syncState, async () => {
-      await db.entries.where('[sessionId+seq]').between([id, Dexie.minKey], [id, Dexie.maxKey]).delete();
+    db.transaction('rw', [db.sessions, db.entries, db.packedEntries, db.tombstones, db.syncState], async () => {
+      await deleteSessionEntries(db, id);
       await db.sessions.delete(id);
       await db.tombstones.put({ sessionId: id, hlc: await nextLocalHlc(db), unsynced: 1 });
     }),
@@ -122,11 +117,10 @@ export async function deleteSession(id: string, db: AppDB = getDB()): Promise<vo
 
 export async function loadSession(id: string, db: AppDB = getDB()): Promise<{ row: SessionRow; entries: SessionEntry[] } | null> {
   return guarded(() =>
-    db.transaction('r', db.sessions, db.entries, async () => {
+    db.transaction('r', db.sessions, db.entries, db.packedEntries, async () => {
       const row = await db.sessions.get(id);
       if (!row) return null;
-      const stored = await db.entries.where('[sessionId+seq]').between([id, Dexie.minKey], [id, Dexie.maxKey]).toArray();
-      return { row, entries: stored.map(toDomainEntry) };
+      return { row, entries: await readSessionEntries(db, id) };
     }),
   );
 }
@@ -137,16 +131,14 @@ export async function loadSession(id: string, db: AppDB = getDB()): Promise<{ ro
  * newest revision among them.
  */
 export async function entriesChangedSince(id: string, rev: number, db: AppDB = getDB()): Promise<{ entries: SessionEntry[]; rev: number }> {
-  const changed = await db.entries.where('[sessionId+rev]').between([id, rev + 1], [id, Dexie.maxKey]).toArray();
-  changed.sort((a, b) => (a.seq ?? 0) - (b.seq ?? 0));
-  return { entries: changed.map(toDomainEntry), rev: changed.reduce((m, e) => Math.max(m, e.rev), rev) };
+  // One transaction: an unpack between reading the packed rows and the entry rows would show its entries twice or not at all.
+  return db.transaction('r', db.entries, db.packedEntries, () => readEntriesChangedSince(db, id, rev));
 }
 
 /** The named entries of a session, those that exist, in no particular order. */
 export async function getEntries(sessionId: string, ids: readonly EntryId[], db: AppDB = getDB()): Promise<SessionEntry[]> {
   if (ids.length === 0) return [];
-  const stored = await db.entries.where('[sessionId+id]').anyOf(ids.map((id) => [sessionId, id])).toArray();
-  return stored.map(toDomainEntry);
+  return db.transaction('r', db.entries, db.packedEntries, () => readNamedEntries(db, sessionId, ids));
 }
 
 export interface AppendOptions {
@@ -169,12 +161,12 @@ export async function appendEntries(
 ): Promise<SessionEntry[]> {
   if (entries.length === 0) return [];
   return guarded(() =>
-    db.transaction('rw', db.sessions, db.entries, db.meta, db.syncState, async (tx) => {
+    db.transaction('rw', [db.sessions, db.entries, db.packedEntries, db.meta, db.syncState], async (tx) => {
       const row = await db.sessions.get(sessionId);
       if (!row) throw new StorageError('unknown', 'That session no longer exists (deleted in another tab?).');
+      // New entries are rows, after an imported session's packed ones (packed.ts): nothing to unpack.
       if (parentId !== null) {
-        const exists = await db.entries.where('[sessionId+id]').equals([sessionId, parentId]).count();
-        if (!exists) throw new StorageError('unknown', 'Cannot append: the entry it follows is missing from this session.');
+        if (!(await hasEntry(db, sessionId, parentId))) throw new StorageError('unknown', 'Cannot append: the entry it follows is missing from this session.');
       }
       const rev = await nextRev(tx as Tx);
       const now = Date.now();
@@ -206,8 +198,10 @@ export async function updateEntry(
   db: AppDB = getDB(),
 ): Promise<SessionEntry> {
   return guarded(() =>
-    db.transaction('rw', db.entries, db.meta, db.sessions, async (tx) => {
-      const stored = await db.entries.where('[sessionId+id]').equals([sessionId, entryId]).first();
+    db.transaction('rw', [db.entries, db.packedEntries, db.meta, db.sessions, db.syncState], async (tx) => {
+      const find = () => db.entries.where('[sessionId+id]').equals([sessionId, entryId]).first();
+      // Rewritten content takes a row: an entry still packed (imported) is unpacked with its session first.
+      const stored = (await find()) ?? ((await unpackSession(db, sessionId)) > 0 ? await find() : undefined);
       if (!stored) throw new StorageError('unknown', 'The entry being updated no longer exists.');
       // The content changes, so a token cache counted for the old content is dropped (recounted later).
       const { tokens: _stale, ...updated } = update(toDomainEntry(stored));
@@ -231,7 +225,10 @@ const TOKEN_CACHE_CHUNK = 500;
  * entries keep their write revision, or the next append would make every tab
  * re-read every entry whose cache was written (`entriesChangedSince`), the
  * whole session after a first open. Another tab that lacks a cache counts it
- * itself. Chunks are independent: a cache is only ever a shortcut.
+ * itself. Chunks are independent: a cache is only ever a shortcut. A session an
+ * import left packed is unpacked by the first chunk (packed.ts): caches come
+ * a few at a time as the user moves around the tree, and rewriting a packed row
+ * of 1,000 entries on the page thread for each few would cost more than one unpack.
  */
 export async function setEntryTokens(
   sessionId: string,
@@ -241,7 +238,8 @@ export async function setEntryTokens(
   for (let i = 0; i < tokens.length; i += TOKEN_CACHE_CHUNK) {
     const chunk = tokens.slice(i, i + TOKEN_CACHE_CHUNK);
     await guarded(() =>
-      db.transaction('rw', db.entries, async () => {
+      db.transaction('rw', [db.entries, db.packedEntries, db.syncState], async () => {
+        await unpackSession(db, sessionId);
         const byId = new Map(chunk.map((t) => [t.id, t.tokens]));
         // One indexed read for the chunk.
         const stored = await db.entries.where('[sessionId+id]').anyOf(chunk.map((t) => [sessionId, t.id])).toArray();

@@ -1,12 +1,12 @@
-import { Dexie } from 'dexie';
 import type { SessionEntry } from '@/lib/session/types';
 import { parseHlc } from '@/lib/sync/hlc';
 import { OFF_STATUS, type OutboxBatch, type RemoteChange, type SpaceConfig, type SyncLocalStore, type SyncStatus } from '@/lib/sync/ports';
 import { getDB, type AppDB } from './db';
 import { guarded } from './errors';
-import { domainMeta, entryRow, sessionRow } from './rows';
+import { deleteSessionEntries, readNamedEntries, somePackedSessions, unpackSession } from './packed';
+import { domainMeta, entryRow, sessionRow, toDomainEntry } from './rows';
 import type { SessionRow, StoredEntry } from './schema';
-import { toDomainEntry, toMeta } from './sessions';
+import { toMeta } from './sessions';
 import { JOINING_KEY, nextLocalHlc, observeRemoteHlc, SPACE_KEY } from './syncMarks';
 import { observe, type Unsubscribe } from './watch';
 
@@ -21,6 +21,8 @@ const CHECKPOINT = 'checkpoint';
 const STATUS = 'status';
 /** Rows marked or unmarked per request when a whole database is (re)queued: bounded memory at any size. */
 const MARK_BATCH = 2_000;
+/** Packed sessions unpacked per transaction when joining (a packed row holds up to PACKED_PART_ENTRIES entries). */
+const UNPACK_BATCH = 20;
 /** Title of a session whose entries arrived before its metadata (the metadata follows in the same pull). */
 export const PLACEHOLDER_TITLE = 'Syncing…';
 
@@ -65,6 +67,17 @@ async function markAllForPush(db: AppDB): Promise<void> {
       after = batch.at(-1)!.seq!;
       await db.entries.bulkPut(batch.map((e) => ({ ...e, unsynced: 1 as const })));
       return false;
+    });
+    if (done) break;
+  }
+  // Imported sessions still packed become rows, marked (`joining` is recorded, so unpackSession marks them):
+  // the outbox pushes entries one by one and records each as pushed, which only rows can carry.
+  // Imports that started after `joining` write rows, so nothing packed appears meanwhile.
+  for (;;) {
+    const done = await db.transaction('rw', [db.entries, db.packedEntries, db.syncState], async () => {
+      const ids = await somePackedSessions(db, UNPACK_BATCH);
+      for (const id of ids) await unpackSession(db, id);
+      return ids.length === 0;
     });
     if (done) break;
   }
@@ -175,7 +188,7 @@ export async function pendingCount(db: AppDB = getDB()): Promise<number> {
 
 export async function applyRemote(changes: RemoteChange[], newCheckpoint: number | null, db: AppDB = getDB()): Promise<{ revived: string[] }> {
   return guarded(() =>
-    db.transaction('rw', [db.sessions, db.entries, db.meta, db.tombstones, db.syncState], async () => {
+    db.transaction('rw', [db.sessions, db.entries, db.packedEntries, db.meta, db.tombstones, db.syncState], async () => {
       const rev = await nextRev(db);
       const revived: string[] = [];
       // Sessions first: a page may hold a session's metadata after its entries.
@@ -198,7 +211,7 @@ async function applySession(db: AppDB, c: Extract<RemoteChange, { kind: 'session
   await observeRemoteHlc(db, parseHlc(c.hlc));
   if (c.meta === null) {
     if (row) {
-      await db.entries.where('[sessionId+seq]').between([c.sessionId, Dexie.minKey], [c.sessionId, Dexie.maxKey]).delete();
+      await deleteSessionEntries(db, c.sessionId);
       await db.sessions.delete(c.sessionId);
     }
     await db.tombstones.put({ sessionId: c.sessionId, hlc: c.hlc });
@@ -226,7 +239,8 @@ async function addEntries(db: AppDB, sessionId: string, entries: SessionEntry[],
     row = { ...sessionRow({ title: PLACEHOLDER_TITLE, createdAt: first.timestamp, updatedAt: first.timestamp, leafId: null }, { id: sessionId, entryCount: 0, rev }), hlc: '' };
     await db.sessions.add(row);
   }
-  const existing = new Set((await db.entries.where('[sessionId+id]').anyOf(entries.map((e) => [sessionId, e.id])).toArray()).map((e) => e.id));
+  // Rows, after the session's packed entries if it has any (packed.ts).
+  const existing = new Set((await readNamedEntries(db, sessionId, entries.map((e) => e.id))).map((e) => e.id));
   const fresh: StoredEntry[] = [];
   for (const e of entries) {
     if (existing.has(e.id)) continue; // set union: a stored entry is never rewritten

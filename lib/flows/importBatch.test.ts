@@ -7,6 +7,7 @@ import { chatGptExportChunks } from '@/lib/testing/generateChatGpt';
 import { testPorts } from '@/lib/testing/flowPorts';
 import { AppFlows } from './app';
 import type { BatchFile, BatchProgress } from './importBatch';
+import { countStoredEntries } from '@/lib/db/packed';
 
 /** fixtures/real as a folder, with the kinds of files real folders also hold. */
 function folder(): BatchFile[] {
@@ -125,6 +126,6 @@ describe('folder import', () => {
     const stored = await ports.store.listSessions();
     expect(stored.map((s) => s.source?.fileName)).toEqual(firstFile.sessions.map(() => first));
     // Nothing of the export is left, not even entries without a session.
-    expect(await ports.db.entries.count()).toBe(firstFile.sessions.reduce((n, s) => n + s.entries.length, 0));
+    expect(await countStoredEntries(ports.db)).toBe(firstFile.sessions.reduce((n, s) => n + s.entries.length, 0));
   });
 });

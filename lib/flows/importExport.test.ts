@@ -7,6 +7,7 @@ import { testPorts } from '@/lib/testing/flowPorts';
 import { AppFlows } from './app';
 import { EXPORT_FORMATS, safeFileName } from './exportSessions';
 import { progressText } from './importFiles';
+import { countStoredEntries } from '@/lib/db/packed';
 
 /** A generated ChatGPT export in 64 KB parts, so it streams in several chunks as a browser File does. */
 function generatedExport(conversations: number): File {
@@ -74,7 +75,7 @@ describe('import flow', () => {
     await flows.importFiles([file, generatedExport(5)], () => {});
     stop();
     expect(await ports.store.listSessions()).toHaveLength(0);
-    expect(await ports.db.entries.count()).toBe(0);
+    expect(await countStoredEntries(ports.db)).toBe(0);
     expect(flows.imports.getSnapshot()).toEqual({ active: null, error: null });
     // The file after it was not started.
     expect(ports.notices).toEqual([{ level: 'info', message: 'Import of conversations.json cancelled; nothing from it was saved.' }]);
