@@ -33,6 +33,9 @@ import { entriesNeedMarks } from './syncMarks';
 /** Entries per packed row: a conversation of any length is written, read and unpacked in bounded pieces. */
 export const PACKED_PART_ENTRIES = 1_000;
 
+/** Rows queued per request when a session is unpacked. */
+const UNPACK_CHUNK = 500;
+
 /** The packed rows of one session's entries (domain fields only, as `entryRow` keeps them). */
 export function packedRows(sessionId: string, entries: readonly SessionEntry[], rev: number): PackedRow[] {
   const rows: PackedRow[] = [];
@@ -106,7 +109,11 @@ export async function unpackSession(db: AppDB, sessionId: string): Promise<numbe
   }
   const since = await rowsOfSession(db, sessionId).toArray();
   if (since.length > 0) await db.entries.bulkDelete(since.map((r) => r.seq!));
-  await db.entries.bulkAdd([...rows, ...since.map(({ seq: _old, ...row }) => row)]);
+  const all = [...rows, ...since.map(({ seq: _old, ...row }) => row)];
+  // In bounded pieces, one after the other in the same transaction: each row is serialised on the
+  // calling thread when it is queued, and this runs on the page (the first token caches of an opened
+  // session), where 10,000 rows queued at once would be one long task.
+  for (let i = 0; i < all.length; i += UNPACK_CHUNK) await db.entries.bulkAdd(all.slice(i, i + UNPACK_CHUNK));
   await ofSession(db, sessionId).delete();
   return rows.length;
 }
