@@ -144,8 +144,9 @@ export class LiveSession {
     if (!row) return this.emit({ status: 'missing', row: null }, 'other');
     if (row.rev <= this.lastRev && this.state.row) {
       // Its entries already arrived with an earlier catch-up (which fetches up to the newest write, past the row it
-      // was called for), but its leaf may be newer than the one that catch-up followed.
-      if (row !== this.state.row) {
+      // was called for), but its leaf may be newer than the one that catch-up followed. A row no newer than the
+      // one applied (the watch's first notice arriving after a move) is old news: its leaf would undo the move.
+      if (row.rev > this.state.row.rev) {
         const leafId = this.followedLeaf(row);
         this.emit({ row, leafId }, leafId === this.state.leafId ? [] : 'other');
       }
