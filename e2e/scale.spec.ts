@@ -42,7 +42,7 @@ function pathMessagesWithoutTokens(page: Page): Promise<number> {
           const tx = db.transaction(['sessions', 'entryRows', 'packedEntries']);
           const sessions = tx.objectStore('sessions').getAll();
           const rows = tx.objectStore('entryRows').getAll();
-          // An imported session's entries stay packed (lib/db/packed.ts), their token caches written there.
+          // An imported session's entries are packed (lib/db/packed.ts) until its first token caches unpack it into rows: read both.
           const packed = tx.objectStore('packedEntries').getAll();
           tx.oncomplete = () => {
             db.close();

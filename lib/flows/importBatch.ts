@@ -3,6 +3,7 @@ import { skippedText, type SkippedCount } from '@/lib/formats/types';
 import { newId } from '@/lib/session/ids';
 import { isCancel } from './importFiles';
 import { Observable } from './observable';
+import { importToStore } from './importToStore';
 import type { FlowPorts } from './ports';
 
 /**
@@ -122,17 +123,9 @@ export async function importBatch(ports: FlowPorts, tracker: BatchImportTracker,
       // Cancel stops the file being read too: nothing of it is kept, the files before it stay.
       const stop = () => void ports.formats.cancelImport(importId);
       signal.addEventListener('abort', stop);
-      // The worker's progress and its result travel on different message ports: a report can arrive after
-      // the result, and must not bring back the progress of a file (or a batch) that is done.
-      let settled = false;
-      const result = await ports.formats
-        .importFileToStore(file, name, { importId }, (p) => {
-          if (!settled) tracker.update((s) => ({ ...s, running: { ...progress, current: path, bytesDone: before + p.bytesRead } }));
-        })
-        .finally(() => {
-          settled = true;
-          signal.removeEventListener('abort', stop);
-        });
+      const result = await importToStore(ports.formats, file, name, { importId }, (p) =>
+        tracker.update((s) => ({ ...s, running: { ...progress, current: path, bytesDone: before + p.bytesRead } })),
+      ).finally(() => signal.removeEventListener('abort', stop));
       for (const c of result.skipped ?? []) {
         const cur = leftOut.get(c.one);
         leftOut.set(c.one, { ...c, count: (cur?.count ?? 0) + c.count });

@@ -2,6 +2,7 @@ import { errorMessage } from '@/lib/errors';
 import { skippedText } from '@/lib/formats/types';
 import { newId } from '@/lib/session/ids';
 import { Observable } from './observable';
+import { importToStore } from './importToStore';
 import type { FlowPorts, ImportFileOptions, ImportProgress } from './ports';
 
 export interface ImportState {
@@ -77,15 +78,10 @@ export async function importFiles(ports: FlowPorts, tracker: ImportTracker, file
     current = importId;
     const start: ImportProgress = { bytesRead: 0, totalBytes: file.size, stored: 0, total: null };
     tracker.set({ active: { fileName: file.name, ...start }, error: null });
-    // The worker's progress and its result travel on different message ports: a report can arrive after
-    // the result, and must not bring back the progress of a file that is done.
-    let settled = false;
     try {
-      const result = await formats
-        .importFileToStore(file, file.name, { ...opts, importId }, (p) => {
-          if (!settled) tracker.update((s) => ({ ...s, active: { fileName: file.name, ...p } }));
-        })
-        .finally(() => (settled = true));
+      const result = await importToStore(formats, file, file.name, { ...opts, importId }, (p) =>
+        tracker.update((s) => ({ ...s, active: { fileName: file.name, ...p } })),
+      );
       for (const w of result.warnings.slice(0, 3)) notify.warning(`${file.name}: ${w}`);
       if (result.read === 0) throw new Error(`The file holds no conversation${skippedText(result.skipped) ? ` (${skippedText(result.skipped)})` : ''}.`);
       const leftOut = skippedText(result.skipped);
