@@ -1,6 +1,7 @@
 import { mergeAppSettings, readAppSettings, type AppSettings } from '@/lib/settings/appSettings';
 import { getDB, type AppDB } from './db';
 import { getSetting, setSetting } from './settings';
+import { observeRows, type Unsubscribe } from './watch';
 
 /** The global settings row: validated field by field on every read (lib/settings). */
 const APP_KEY = 'app';
@@ -21,4 +22,9 @@ export async function getLastBackupAt(db: AppDB = getDB()): Promise<number | nul
 
 export async function setLastBackupAt(at: number, db: AppDB = getDB()): Promise<void> {
   await setSetting(LAST_BACKUP_KEY, at, db);
+}
+
+/** The global settings, validated, again after every change to their row (any tab). */
+export function watchAppSettings(onSettings: (s: AppSettings) => void, db: AppDB = getDB()): Unsubscribe {
+  return observeRows(db, [{ table: db.settings, keys: [APP_KEY] }], () => loadAppSettings(db), onSettings);
 }

@@ -5,6 +5,8 @@
  */
 export type { SessionRow } from './schema';
 export { browserCredentials } from './providers';
-export { browserSessionStore, openDatabase, watchAppSettings, watchBrowserProviders, watchSessionList, watchSessionRow } from './store';
+export { watchAppSettings } from './appSettings';
+export { watchBrowserProviders } from './providers';
+export { browserSessionStore, openDatabase, watchSessionList, watchSessionRow } from './store';
 export { watchSyncSpace, watchSyncStatus } from './sync';
 export type { Unsubscribe } from './watch';

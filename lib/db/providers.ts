@@ -2,6 +2,7 @@ import { credentialsOf, providerFromLegacyCredentials, readBrowserProviders, typ
 import type { ClientCredentials } from '@/lib/providers/requests';
 import { getDB, type AppDB } from './db';
 import { guarded } from './errors';
+import { observeRows, type Unsubscribe } from './watch';
 
 /**
  * The providers entered in Settings → Providers, keys included. They stay in
@@ -50,4 +51,9 @@ export async function removeBrowserProvider(id: string, db: AppDB = getDB()): Pr
 export async function browserCredentials(instance: string, db: AppDB = getDB()): Promise<ClientCredentials | undefined> {
   const p = (await loadBrowserProviders(db)).find((x) => x.id === instance);
   return p ? credentialsOf(p) : undefined;
+}
+
+/** The providers entered in this browser, again after every change to their rows (any tab). */
+export function watchBrowserProviders(onProviders: (list: BrowserProvider[]) => void, db: AppDB = getDB()): Unsubscribe {
+  return observeRows(db, [{ table: db.settings, keys: [KEY, LEGACY_KEY] }], () => loadBrowserProviders(db), onProviders);
 }

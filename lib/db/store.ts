@@ -23,7 +23,7 @@ import {
 } from './sessions';
 import { getCalibration, setCalibration } from './settings';
 import { observeSessionList } from './sessionList';
-import { observe, type Unsubscribe } from './watch';
+import { observeRows, type Unsubscribe } from './watch';
 
 /**
  * The flows' storage port over IndexedDB: this browser's database, or the
@@ -36,7 +36,7 @@ export function createSessionStore(db?: AppDB): SessionStore {
     getSession: (id) => getSession(id, the()),
     loadSession: (id) => loadSession(id, the()),
     entriesChangedSince: (id, rev) => entriesChangedSince(id, rev, the()),
-    watchSession: (id, onRow, onError) => observe(() => the().sessions.get(id), onRow, onError),
+    watchSession: (id, onRow, onError) => observeRows(the(), [{ table: the().sessions, keys: [id] }], () => the().sessions.get(id), onRow, onError),
     appendEntries: (sessionId, parentId, entries, opts) => appendEntries(sessionId, parentId, entries, opts, the()),
     updateEntry: (sessionId, entryId, update) => updateEntry(sessionId, entryId, update, the()),
     updateSession: (id, patch) => updateSession(id, patch, the()),
@@ -69,17 +69,8 @@ export function watchSessionList(search: string, onRows: (rows: Awaited<ReturnTy
 
 /** One session row, again after every change to it; undefined when it does not exist. */
 export function watchSessionRow(id: string, onRow: (row: Awaited<ReturnType<typeof getSession>>) => void): Unsubscribe {
-  return observe(() => getSession(id), onRow);
-}
-
-/** The global settings, validated, again after every change. */
-export function watchAppSettings(onSettings: (s: Awaited<ReturnType<typeof loadAppSettings>>) => void): Unsubscribe {
-  return observe(() => loadAppSettings(), onSettings);
-}
-
-/** The providers entered in this browser, again after every change (any tab). */
-export function watchBrowserProviders(onProviders: (list: Awaited<ReturnType<typeof loadBrowserProviders>>) => void): Unsubscribe {
-  return observe(() => loadBrowserProviders(), onProviders);
+  const db = getDB();
+  return observeRows(db, [{ table: db.sessions, keys: [id] }], () => getSession(id, db), onRow);
 }
 
 /**

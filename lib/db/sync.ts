@@ -8,7 +8,7 @@ import { domainMeta, entryRow, sessionRow, toDomainEntry } from './rows';
 import type { SessionRow, StoredEntry } from './schema';
 import { toMeta } from './sessions';
 import { JOINING_KEY, nextLocalHlc, observeRemoteHlc, SPACE_KEY } from './syncMarks';
-import { observe, type Unsubscribe } from './watch';
+import { observe, observeRows, type Unsubscribe } from './watch';
 
 /**
  * Sync's side of IndexedDB: the space this browser belongs to, the checkpoint,
@@ -262,15 +262,22 @@ export async function writeStatus(status: SyncStatus, db: AppDB = getDB()): Prom
 
 /** The sync status, again after every change (the engine writes it from its worker). */
 export function watchSyncStatus(onStatus: (s: SyncStatus) => void, db?: AppDB): Unsubscribe {
-  return observe(() => readStatus(db ?? getDB()), onStatus);
+  const d = db ?? getDB();
+  return observeRows(d, [{ table: d.syncState, keys: [STATUS] }], () => readStatus(d), onStatus);
 }
 
 /** The space this browser is in (null when none), again after every change. */
 export function watchSyncSpace(onSpace: (s: { spaceId: string; words: string; deviceId: string; deviceName: string } | null) => void, db?: AppDB): Unsubscribe {
-  return observe(async () => {
-    const s = await loadSpace(db ?? getDB());
-    return s ? { spaceId: s.spaceId, words: s.words, deviceId: s.deviceId, deviceName: s.deviceName } : null;
-  }, onSpace);
+  const d = db ?? getDB();
+  return observeRows(
+    d,
+    [{ table: d.syncState, keys: [SPACE] }],
+    async () => {
+      const s = await loadSpace(d);
+      return s ? { spaceId: s.spaceId, words: s.words, deviceId: s.deviceId, deviceName: s.deviceName } : null;
+    },
+    onSpace,
+  );
 }
 
 export function createSyncLocalStore(db?: AppDB): SyncLocalStore {
