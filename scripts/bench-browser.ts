@@ -32,8 +32,8 @@ import { args, fmt, machine, machineLine, QUICK, stats, table, type Stats } from
 import { ChromiumProcesses, samplePeaks } from './benchProcesses';
 
 const SIZES = QUICK
-  ? { small: 300, large: 2_000, sessions: 500, importBytes: 10e6, replyWords: 200, typedChars: 30 }
-  : { small: 1_000, large: 10_000, sessions: 5_000, importBytes: 100e6, replyWords: 700, typedChars: 60 };
+  ? { small: 300, large: 2_000, sessions: 500, importBytes: 10e6, replyWords: 200, typedChars: 30, streams: 2 }
+  : { small: 1_000, large: 10_000, sessions: 5_000, importBytes: 100e6, replyWords: 700, typedChars: 60, streams: 3 };
 /** `--import-only`: just the ChatGPT import (bench-results/browser-import.json), for work on the import. */
 const IMPORT_ONLY = args.includes('--import-only');
 const CHUNK_DELAY_MS = 8;
@@ -68,10 +68,14 @@ function manySessionsArchive(n: number): Uint8Array {
   return exportArchive(snapshots, { now: Date.UTC(2026, 0, 1) });
 }
 
-/** A markdown reply like a model's long answer: headings, prose, lists, code fences, math. */
-function replyText(words: number): string {
+/**
+ * A markdown reply like a model's long answer: headings, prose, lists, code fences, math. Its first and
+ * last words name the turn (`Streamwordalpha<tag>`, `Streamwordomega<tag>`), so each stream's start and
+ * end are found on a page that already shows earlier replies.
+ */
+function replyText(words: number, tag: string): string {
   const r = new Rng(42);
-  const blocks: string[] = ['Streamwordalpha: here is the plan.'];
+  const blocks: string[] = [`Streamwordalpha${tag}: here is the plan.`];
   let count = 6;
   let k = 0;
   while (count < words) {
@@ -85,7 +89,7 @@ function replyText(words: number): string {
     blocks.push(block);
     count += block.split(/\s+/).length;
   }
-  blocks.push('Streamwordomega.');
+  blocks.push(`Streamwordomega${tag}.`);
   return blocks.join('\n\n');
 }
 
@@ -197,15 +201,68 @@ async function settle(page: Page) {
 // ---------------------------------------------------------------------------------------------
 // Measurements
 
-interface TurnFigures {
-  typing: Stats;
-  meterAfterSendMs: number;
-  stream: { longTasks: number; longTaskMs: number; maxLongTaskMs: number; seconds: number; savedChunks: number; mainThreadMs: number; msPerSavedChunk: number };
+interface StreamFigures {
+  words: number;
+  longTasks: number;
+  longTaskMs: number;
+  maxLongTaskMs: number;
+  seconds: number;
+  savedChunks: number;
+  mainThreadMs: number;
+  msPerSavedChunk: number;
 }
 
-/** Types into the composer, sends, and measures the meter's update and the streamed reply. */
-async function turn(page: Page, cdp: CDPSession, mock: MockLlm, label: string): Promise<TurnFigures> {
-  const reply = replyText(SIZES.replyWords);
+interface TurnFigures {
+  keys: number[];
+  typing: Stats;
+  meterAfterSendMs: number;
+  stream: StreamFigures;
+}
+
+/** A profile's turns taken together: every key, every stream; long tasks summed, the rest as medians over the streams. */
+interface ProfileFigures {
+  typing: Stats;
+  meterAfterSendMs: Stats;
+  /** Long tasks over all the profile's streams (the goal is none in any). */
+  stream: Omit<StreamFigures, 'words'> & { streams: number };
+  turns: TurnFigures[];
+}
+
+function profileFigures(turns: TurnFigures[]): ProfileFigures {
+  const median = (f: (t: TurnFigures) => number) => stats(turns.map(f)).median;
+  return {
+    typing: stats(turns.flatMap((t) => t.keys)),
+    meterAfterSendMs: stats(turns.map((t) => t.meterAfterSendMs)),
+    stream: {
+      streams: turns.length,
+      longTasks: turns.reduce((a, t) => a + t.stream.longTasks, 0),
+      longTaskMs: turns.reduce((a, t) => a + t.stream.longTaskMs, 0),
+      maxLongTaskMs: Math.max(0, ...turns.map((t) => t.stream.maxLongTaskMs)),
+      seconds: median((t) => t.stream.seconds),
+      savedChunks: median((t) => t.stream.savedChunks),
+      mainThreadMs: median((t) => t.stream.mainThreadMs),
+      msPerSavedChunk: median((t) => t.stream.msPerSavedChunk),
+    },
+    turns,
+  };
+}
+
+/** `SIZES.streams` turns in a row on the open session. */
+async function profileTurns(page: Page, cdp: CDPSession, mock: MockLlm, label: string): Promise<ProfileFigures> {
+  const all: TurnFigures[] = [];
+  for (let i = 0; i < SIZES.streams; i++) all.push(await turn(page, cdp, mock, label));
+  return profileFigures(all);
+}
+
+/** Main-thread ms per word streamed: constant when the work for a reply is linear in its length. */
+const msPerWord = (s: StreamFigures) => s.mainThreadMs / s.words;
+
+let turnsSoFar = 0;
+
+/** Types into the composer, sends, and measures the meter's update and the streamed reply (of `words` words). */
+async function turn(page: Page, cdp: CDPSession, mock: MockLlm, label: string, words = SIZES.replyWords): Promise<TurnFigures> {
+  const tag = `t${++turnsSoFar}`;
+  const reply = replyText(words, tag);
   // The reply waits a second, so the work Send causes is over before the stream is measured.
   mock.script([{ for: 'chat', chunks: chunksOf(reply), chunkDelayMs: CHUNK_DELAY_MS, delayMs: 1000 }], { replace: true });
   const box = page.getByRole('textbox', { name: 'Message' });
@@ -254,24 +311,26 @@ async function turn(page: Page, cdp: CDPSession, mock: MockLlm, label: string): 
   const meter = await page.evaluate(() => (window as unknown as { __meter: { sentAt: number; changedAt: number } }).__meter);
 
   // The stream starts when its first word is on screen.
-  await page.waitForFunction(() => document.querySelector('[role="log"]')?.textContent?.includes('Streamwordalpha'), null, { timeout: 60_000, polling: 50 });
+  await page.waitForFunction((start) => document.querySelector('[role="log"]')?.textContent?.includes(start), `Streamwordalpha${tag}`, { timeout: 60_000, polling: 50 });
   const startAt = await page.evaluate(() => performance.now());
   const m0 = await metrics(cdp);
   await page.waitForFunction(() => ![...document.querySelectorAll('button')].some((b) => b.getAttribute('aria-label') === 'Stop' || b.textContent?.trim() === 'Stop'), null, { timeout: 300_000, polling: 200 });
   const endAt = await page.evaluate(() => performance.now());
   const m1 = await metrics(cdp);
   const last = page.getByRole('article', { name: 'Assistant message' }).last();
-  await last.getByText('Streamwordomega').waitFor({ timeout: 10_000 }).catch(() => undefined);
-  check(((await last.textContent()) ?? '').includes('Streamwordomega'), `${label}: the streamed reply is rendered whole`);
+  await last.getByText(`Streamwordomega${tag}`).waitFor({ timeout: 10_000 }).catch(() => undefined);
+  check(((await last.textContent()) ?? '').includes(`Streamwordomega${tag}`), `${label}: the streamed reply is rendered whole`);
   const b = await bench(page);
   const during = b.long.filter((t) => t.start >= startAt && t.start <= endAt);
   const saves = b.puts.filter((t) => t >= startAt && t <= endAt).length;
   const mainThreadMs = ((m1.TaskDuration ?? 0) - (m0.TaskDuration ?? 0)) * 1000;
   check(saves > 0, `${label}: chunks of the reply were saved while it streamed`);
   return {
+    keys,
     typing: stats(keys),
     meterAfterSendMs: meter.changedAt - meter.sentAt,
     stream: {
+      words,
       longTasks: during.length,
       longTaskMs: during.reduce((a, t) => a + t.duration, 0),
       maxLongTaskMs: Math.max(0, ...during.map((t) => t.duration)),
@@ -458,7 +517,7 @@ async function main() {
     await s.page.goto('/');
     await importThroughInput(s.page, { name: 'small.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(smallFile) }, 1);
     await settle(s.page);
-    const turnSmall = await turn(s.page, s.cdp, mock, `${SIZES.small} entries`);
+    const turnSmall = await profileTurns(s.page, s.cdp, mock, `${SIZES.small} entries`);
     await s.context.close();
 
     // 10k entries, one session; then 5,000 sessions more with the same 10k session open.
@@ -466,13 +525,15 @@ async function main() {
     await l.page.goto('/');
     await importThroughInput(l.page, { name: 'large.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(largeFile) }, 1);
     await settle(l.page);
-    const turnLarge = await turn(l.page, l.cdp, mock, `${SIZES.large} entries`);
+    const turnLarge = await profileTurns(l.page, l.cdp, mock, `${SIZES.large} entries`);
+    // The same session, a reply twice as long: the work per word must not grow with the reply.
+    const longReply = await turn(l.page, l.cdp, mock, `${SIZES.large} entries, ${2 * SIZES.replyWords}-word reply`, 2 * SIZES.replyWords);
     const openLarge = await openTime(l.page, true);
     await settle(l.page);
     await importThroughInput(l.page, { name: 'many.zip', mimeType: 'application/zip', buffer: Buffer.from(archive) }, SIZES.sessions);
     await openSession(l.page, 'Bench large session');
     await settle(l.page);
-    const turnMany = await turn(l.page, l.cdp, mock, `${SIZES.large} entries + ${SIZES.sessions} sessions`);
+    const turnMany = await profileTurns(l.page, l.cdp, mock, `${SIZES.large} entries + ${SIZES.sessions} sessions`);
     const openMany = await openTime(l.page, true);
     await l.context.close();
 
@@ -480,20 +541,33 @@ async function main() {
 
     // -------------------------------------------------------------------------------------
     const cols = [`${SIZES.small} entries, 1 session`, `${SIZES.large} entries, 1 session`, `${SIZES.large} entries + ${SIZES.sessions} sessions`];
-    const turns = [turnSmall, turnLarge, turnMany];
-    console.log('Typing, Send and a streamed reply (Chromium, production build, scripted model):\n');
+    const profiles = [turnSmall, turnLarge, turnMany];
+    const perChunk1k = turnSmall.stream.msPerSavedChunk;
+    console.log(`Typing, Send and streamed replies (Chromium, production build, scripted model; ${SIZES.streams} turns per profile, medians over them):\n`);
     table(
       ['figure', ...cols],
       [
-        ['typing: key → next frame, median (ms)', ...turns.map((x) => fmt(x.typing.median, 1))],
-        ['typing: key → next frame, p95 (ms)', ...turns.map((x) => fmt(x.typing.p95, 1))],
-        ['meter updated after Send (ms)', ...turns.map((x) => fmt(x.meterAfterSendMs, 0))],
-        [`long tasks while a ${SIZES.replyWords}-word reply streams`, ...turns.map((x) => `${x.stream.longTasks} (${fmt(x.stream.longTaskMs, 0)} ms)`)],
-        ['…longest (ms)', ...turns.map((x) => fmt(x.stream.maxLongTaskMs, 0))],
-        ['…stream duration (s)', ...turns.map((x) => fmt(x.stream.seconds, 1))],
-        ['main-thread time while streaming (ms)', ...turns.map((x) => fmt(x.stream.mainThreadMs, 0))],
-        ['saved chunks (writes of the streaming entry)', ...turns.map((x) => String(x.stream.savedChunks))],
-        ['main-thread ms per saved chunk', ...turns.map((x) => fmt(x.stream.msPerSavedChunk, 1))],
+        ['typing: key → next frame, median (ms, goal ≤ 16)', ...profiles.map((x) => fmt(x.typing.median, 1))],
+        ['typing: key → next frame, p95 (ms)', ...profiles.map((x) => fmt(x.typing.p95, 1))],
+        ['meter updated after Send, median / max (ms, goal ≤ 50)', ...profiles.map((x) => `${fmt(x.meterAfterSendMs.median, 0)} / ${fmt(x.meterAfterSendMs.max, 0)}`)],
+        [`long tasks while ${SIZES.streams} ${SIZES.replyWords}-word replies stream (goal 0)`, ...profiles.map((x) => `${x.stream.longTasks} (${fmt(x.stream.longTaskMs, 0)} ms)`)],
+        ['…longest (ms)', ...profiles.map((x) => fmt(x.stream.maxLongTaskMs, 0))],
+        ['…stream duration (s)', ...profiles.map((x) => fmt(x.stream.seconds, 1))],
+        ['main-thread time while streaming (ms)', ...profiles.map((x) => fmt(x.stream.mainThreadMs, 0))],
+        ['saved chunks (writes of the streaming entry)', ...profiles.map((x) => fmt(x.stream.savedChunks, 0))],
+        ['main-thread ms per saved chunk', ...profiles.map((x) => fmt(x.stream.msPerSavedChunk, 1))],
+        [`…this / ${SIZES.small} entries (goal 0.90–1.10)`, ...profiles.map((x) => fmt(x.stream.msPerSavedChunk / perChunk1k, 2))],
+      ],
+    );
+    const perWordShort = stats(turnLarge.turns.map((t) => msPerWord(t.stream))).median;
+    const perWordLong = msPerWord(longReply.stream);
+    console.log(`Reply length (${SIZES.large}-entry session): main-thread ms per word streamed\n`);
+    table(
+      ['reply', 'main-thread (ms)', 'ms per word', 'long tasks'],
+      [
+        [`${SIZES.replyWords} words (median of ${SIZES.streams})`, fmt(turnLarge.stream.mainThreadMs, 0), fmt(perWordShort, 2), String(turnLarge.stream.longTasks)],
+        [`${2 * SIZES.replyWords} words`, fmt(longReply.stream.mainThreadMs, 0), fmt(perWordLong, 2), String(longReply.stream.longTasks)],
+        [`ratio, ${2 * SIZES.replyWords} / ${SIZES.replyWords} (linear: 1.0, quadratic: 2.0)`, '', fmt(perWordLong / perWordShort, 2), ''],
       ],
     );
     console.log('Opening the app (reload → shell, → first message of the open session):\n');
@@ -517,7 +591,7 @@ async function main() {
           quick: QUICK,
           sizes: SIZES,
           profiles: cols,
-          turns: { small: turnSmall, large: turnLarge, many: turnMany },
+          turns: { small: turnSmall, large: turnLarge, many: turnMany, longReply },
           open: { empty: openEmpty, large: openLarge, many: openMany },
           import: imported,
           failures,
