@@ -36,6 +36,8 @@ const SIZES = QUICK
   : { small: 1_000, large: 10_000, sessions: 5_000, importBytes: 100e6, replyWords: 700, typedChars: 60, streams: 3 };
 /** `--import-only`: just the ChatGPT import (bench-results/browser-import.json), for work on the import. */
 const IMPORT_ONLY = args.includes('--import-only');
+/** `--profile`: a CPU profile of the page and a timeline trace during each stream, in bench-results/profiles/ (for finding long tasks). */
+const PROFILE = args.includes('--profile');
 const CHUNK_DELAY_MS = 8;
 const KEY_DELAY_MS = 60;
 
@@ -313,10 +315,22 @@ async function turn(page: Page, cdp: CDPSession, mock: MockLlm, label: string, w
   // The stream starts when its first word is on screen.
   await page.waitForFunction((start) => document.querySelector('[role="log"]')?.textContent?.includes(start), `Streamwordalpha${tag}`, { timeout: 60_000, polling: 50 });
   const startAt = await page.evaluate(() => performance.now());
+  if (PROFILE) {
+    await page.context().browser()?.startTracing(page, { path: join(ROOT, 'bench-results', 'profiles', `stream-${tag}.trace.json`), categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+    await cdp.send('Profiler.start');
+  }
   const m0 = await metrics(cdp);
   await page.waitForFunction(() => ![...document.querySelectorAll('button')].some((b) => b.getAttribute('aria-label') === 'Stop' || b.textContent?.trim() === 'Stop'), null, { timeout: 300_000, polling: 200 });
   const endAt = await page.evaluate(() => performance.now());
   const m1 = await metrics(cdp);
+  if (PROFILE) {
+    const { profile } = await cdp.send('Profiler.stop');
+    await page.context().browser()?.stopTracing();
+    mkdirSync(join(ROOT, 'bench-results', 'profiles'), { recursive: true });
+    writeFileSync(join(ROOT, 'bench-results', 'profiles', `stream-${tag}.cpuprofile`), JSON.stringify(profile));
+  }
   const last = page.getByRole('article', { name: 'Assistant message' }).last();
   await last.getByText(`Streamwordomega${tag}`).waitFor({ timeout: 10_000 }).catch(() => undefined);
   check(((await last.textContent()) ?? '').includes(`Streamwordomega${tag}`), `${label}: the streamed reply is rendered whole`);

@@ -101,8 +101,13 @@ export function MessageList({
   }, [runKey]);
 
   // Keep the newest content in view while the user has not scrolled up.
+  // In the next frame, not in the commit: reading the scroll height forces a layout, which the frame's own
+  // layout then reuses, and several commits within one frame scroll once.
   useLayoutEffect(() => {
-    if (stickToBottom.current && rows.length > 0) virtualizer.scrollToIndex(rows.length - 1, { align: 'end' });
+    if (!stickToBottom.current || rows.length === 0) return;
+    // Asked again then: a jump to a message (the effect below) may have come in between.
+    const frame = requestAnimationFrame(() => stickToBottom.current && virtualizer.scrollToIndex(rows.length - 1, { align: 'end' }));
+    return () => cancelAnimationFrame(frame);
   }, [rows.length, run?.text, virtualizer]);
 
   // A jump request is handled once (its nonce), not again whenever the rows change.
