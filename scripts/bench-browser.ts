@@ -410,12 +410,22 @@ async function importFigures(baseURL: string, big: { path: string; bytes: number
       }
     })();
     const rssSampler = samplePeaks(procs);
+    if (PROFILE) {
+      await imp.cdp.send('Profiler.enable');
+      await imp.cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+      await imp.cdp.send('Profiler.start');
+    }
     const importStart = await imp.page.evaluate(() => performance.now());
     const wallStart = Date.now();
     await importThroughInput(imp.page, big.path, big.conversations);
     await imp.page.getByRole('navigation', { name: 'Sessions' }).getByRole('button').first().waitFor({ timeout: 60_000 });
     const importEnd = await imp.page.evaluate(() => performance.now());
     const wallSeconds = (Date.now() - wallStart) / 1000;
+    if (PROFILE) {
+      const { profile } = await imp.cdp.send('Profiler.stop');
+      mkdirSync(join(ROOT, 'bench-results', 'profiles'), { recursive: true });
+      writeFileSync(join(ROOT, 'bench-results', 'profiles', 'import.cpuprofile'), JSON.stringify(profile));
+    }
     const after = procs.sample();
     const loadAfter = loadavg()[0]!;
     sampling = false;

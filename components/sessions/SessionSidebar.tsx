@@ -15,6 +15,7 @@ import { sessionWhen } from '@/lib/format/sessionDate';
 import { SyncMarker } from '@/components/sync/SyncMarker';
 import { IconButton } from '@/components/common/IconButton';
 import { useNewSession } from './useNewSession';
+import { formatCount } from '@/lib/format/numbers';
 
 /**
  * The session list: New session, a search, the sessions grouped by when they
@@ -94,7 +95,7 @@ export function SessionSidebar({ footer, onCloseDrawer }: { footer?: React.React
       {sessions !== undefined && sessions.length > 0 && (
         // The list is virtual (only the rows in view are in the page), so how many there are is said here.
         <p id={`${baseId}-count`} className="session-count">
-          {sessions.length.toLocaleString('en-US')} {deferred ? (sessions.length === 1 ? 'match' : 'matches') : sessions.length === 1 ? 'session' : 'sessions'}
+          {formatCount(sessions.length)} {deferred ? (sessions.length === 1 ? 'match' : 'matches') : sessions.length === 1 ? 'session' : 'sessions'}
         </p>
       )}
       <nav

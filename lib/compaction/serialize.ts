@@ -1,6 +1,7 @@
 import type { ChatMessage, ImagePart, FilePart } from '@/lib/session/types';
 import { imageSizeFromBase64 } from '@/lib/tokens/imageSize';
 import type { SummaryItem } from './types';
+import { formatCount } from '@/lib/format/numbers';
 
 /**
  * Turns conversation items into marked plain text for the summarizer. The
@@ -22,7 +23,7 @@ export interface SerializeOptions {
 export function truncateMiddle(text: string, max: number, why = 'truncated'): string {
   if (text.length <= max) return text;
   const cut = text.length - max;
-  const marker = `\n[… ${cut.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters ${why} …]\n`;
+  const marker = `\n[… ${formatCount(cut)} of ${formatCount(text.length)} characters ${why} …]\n`;
   if (max <= 0) return marker.trim();
   const head = Math.ceil(max * 0.7);
   const tail = max - head;
@@ -38,12 +39,12 @@ export function describeImage(p: ImagePart): string {
     if (sniffed) ({ width: w, height: h } = sniffed);
   }
   const size = w && h ? `, ${w}x${h}` : '';
-  const bytes = !size && p.byteLength ? `, ${p.byteLength.toLocaleString('en-US')} bytes` : '';
+  const bytes = !size && p.byteLength ? `, ${formatCount(p.byteLength)} bytes` : '';
   return `[image: ${p.mimeType || 'unknown'}${size}${bytes}]`;
 }
 
 function describeFile(p: FilePart, max: number): string {
-  const head = `[file: ${p.name} (${p.mimeType}, ${p.byteLength.toLocaleString('en-US')} bytes)]`;
+  const head = `[file: ${p.name} (${p.mimeType}, ${formatCount(p.byteLength)} bytes)]`;
   return p.text ? `${head}\n${truncateMiddle(p.text, max)}` : head;
 }
 

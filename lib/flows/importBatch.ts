@@ -5,6 +5,7 @@ import { isCancel } from './importFiles';
 import { Observable } from './observable';
 import { importToStore } from './importToStore';
 import type { FlowPorts } from './ports';
+import { formatCount } from '@/lib/format/numbers';
 
 /**
  * Importing a whole folder (`~/.claude/projects`, `~/.codex/sessions`, a
@@ -79,7 +80,7 @@ export class BatchImportTracker extends Observable<BatchState> {
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
 /** One sentence for the notice when a batch ends. */

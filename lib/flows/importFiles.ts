@@ -4,6 +4,7 @@ import { newId } from '@/lib/session/ids';
 import { Observable } from './observable';
 import { importToStore } from './importToStore';
 import type { FlowPorts, ImportFileOptions, ImportProgress } from './ports';
+import { formatCount } from '@/lib/format/numbers';
 
 export interface ImportState {
   /**
@@ -49,12 +50,12 @@ function cleanError(err: unknown): string {
 
 export const isCancel = (err: unknown): boolean => (err as { name?: unknown } | null)?.name === 'AbortError';
 
-const plural = (n: number, one: string) => `${n.toLocaleString('en-US')} ${one}${n === 1 ? '' : 's'}`;
+const plural = (n: number, one: string) => `${formatCount(n)} ${one}${n === 1 ? '' : 's'}`;
 
 /** "Stored 1,200 of 2,000 sessions", or the bytes read while the file is still being read; for progress labels. */
 export function progressText(p: ImportProgress): string {
   if (p.total === null) return `Read ${Math.floor((100 * p.bytesRead) / Math.max(1, p.totalBytes))}%, stored ${plural(p.stored, 'session')}`;
-  return `Stored ${p.stored.toLocaleString('en-US')} of ${plural(p.total, 'session')}`;
+  return `Stored ${formatCount(p.stored)} of ${plural(p.total, 'session')}`;
 }
 
 /**

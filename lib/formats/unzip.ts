@@ -1,5 +1,6 @@
 import { Inflate } from 'fflate';
 import { ImportError } from './types';
+import { formatCount } from '@/lib/format/numbers';
 
 /**
  * A zip reader that trusts nothing it has not checked: it lists the entries
@@ -147,7 +148,7 @@ export function unpackEntry(bytes: Uint8Array, entry: ZipEntry, onData: (chunk: 
   if (start + entry.compressedSize > bytes.length) throw damaged(`${entry.name} is cut short`);
   if (entry.flags & 1) throw new ImportError(`${entry.name} in the zip archive is encrypted; export the sessions again without a password.`, { format: 'native' });
   const data = bytes.subarray(start, start + entry.compressedSize);
-  const declared = entry.size.toLocaleString('en-US');
+  const declared = formatCount(entry.size);
   let got = 0;
   const take = (chunk: Uint8Array) => {
     got += chunk.length;
@@ -170,6 +171,6 @@ export function unpackEntry(bytes: Uint8Array, entry: ZipEntry, onData: (chunk: 
     throw new ImportError(`${entry.name} in the zip archive uses compression method ${entry.method}, which this app does not read (only stored and deflate).`, { format: 'native' });
   }
   if (got !== entry.size) {
-    throw new ImportError(`The zip archive is damaged: ${entry.name} unpacks to ${got.toLocaleString('en-US')} bytes, not the ${declared} its directory declares.`, { format: 'native' });
+    throw new ImportError(`The zip archive is damaged: ${entry.name} unpacks to ${formatCount(got)} bytes, not the ${declared} its directory declares.`, { format: 'native' });
   }
 }
