@@ -88,4 +88,9 @@ describe('parseJsonDocument', () => {
   it('calls a cut-off document truncated', () => {
     expect(() => parseJsonDocument('[{"a": [1, 2')).toThrow(/truncated JSON/);
   });
+
+  it('reads a document that starts with a byte-order mark, and counts lines without it', () => {
+    expect(parseJsonDocument('\uFEFF[{"a": 1}]')).toEqual([{ a: 1 }]);
+    expect(() => parseJsonDocument('\uFEFF{\n  "b": x\n}')).toThrow(/^Line 2, column 8:/);
+  });
 });

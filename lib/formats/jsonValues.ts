@@ -256,7 +256,9 @@ export function lineColumnAt(text: string, offset: number): { line: number; colu
  * JSON.parse for whole-file formats, with an ImportError that says where the
  * text stops being JSON (line and column) and whether it looks truncated.
  */
-export function parseJsonDocument(text: string, format?: FormatId): unknown {
+export function parseJsonDocument(raw: string, format?: FormatId): unknown {
+  // Exports saved by Windows tools may start with a byte-order mark, which JSON.parse refuses.
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
   try {
     return JSON.parse(text);
   } catch (err) {

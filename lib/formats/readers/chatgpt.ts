@@ -338,7 +338,7 @@ export class ChatGptCollector extends ConversationCollector {
 }
 
 export function readChatGpt(text: string, opts: ImportOptions = {}): ImportResult {
-  const doc = parseJsonDocument(text.replace(/^\uFEFF/, ''), 'chatgpt');
+  const doc = parseJsonDocument(text, 'chatgpt');
   const collector = new ChatGptCollector(opts);
   if (Array.isArray(doc)) for (const conv of doc) collector.add(conv);
   else if (obj(doc) && 'mapping' in (doc as Json)) collector.add(doc);

@@ -174,7 +174,7 @@ export class ClaudeAiCollector extends ConversationCollector {
 }
 
 export function readClaudeAi(text: string, opts: ImportOptions = {}): ImportResult {
-  const doc = parseJsonDocument(text.replace(/^\uFEFF/, ''), 'claude-ai');
+  const doc = parseJsonDocument(text, 'claude-ai');
   const collector = new ClaudeAiCollector(opts);
   if (Array.isArray(doc)) for (const conv of doc) collector.add(conv);
   else if (obj(doc) && Array.isArray((doc as Json).chat_messages)) collector.add(doc);

@@ -231,7 +231,7 @@ export function convertLibreChatConversation(raw: unknown, index: number, opts: 
 }
 
 export function readLibreChat(text: string, opts: ImportOptions = {}): ImportResult {
-  const doc = parseJsonDocument(text.replace(/^\uFEFF/, ''), 'librechat');
+  const doc = parseJsonDocument(text, 'librechat');
   const warnings: string[] = [];
   const convs = Array.isArray(doc) ? doc : [doc];
   const hash = contentHash(text);

@@ -133,7 +133,7 @@ function convertGroup(group: Group, session: Json | undefined, fileTable: Map<st
 }
 
 export function readLobeChat(text: string, opts: ImportOptions = {}): ImportResult {
-  const doc = obj(parseJsonDocument(text.replace(/^\uFEFF/, ''), 'lobechat'));
+  const doc = obj(parseJsonDocument(text, 'lobechat'));
   const state = obj(doc?.state) ?? obj(doc?.data);
   const messages = arr(state?.messages);
   if (!state || !messages) throw new ImportError('Expected a LobeChat export: an object with "state" (or "data") holding "messages".', { format: 'lobechat' });

@@ -143,7 +143,7 @@ export class OpenWebUiCollector extends ConversationCollector {
 }
 
 export function readOpenWebUi(text: string, opts: ImportOptions = {}): ImportResult {
-  const doc = parseJsonDocument(text.replace(/^\uFEFF/, ''), 'open-webui');
+  const doc = parseJsonDocument(text, 'open-webui');
   const collector = new OpenWebUiCollector(opts);
   if (Array.isArray(doc)) for (const chat of doc) collector.add(chat);
   else if (obj(doc)) collector.add(doc);

@@ -28,7 +28,7 @@ function contentText(v: unknown): string {
 }
 
 export function readSweAgent(text: string, opts: ImportOptions = {}): ImportResult {
-  const doc = obj(parseJsonDocument(text.replace(/^\uFEFF/, ''), 'swe-agent'));
+  const doc = obj(parseJsonDocument(text, 'swe-agent'));
   const history = doc ? arr(doc.history) : undefined;
   if (!doc || !history) throw new ImportError('Expected a SWE-agent trajectory: a JSON object with a "history" list.', { format: 'swe-agent' });
   const warnings: string[] = [];
