@@ -451,6 +451,12 @@ async function importFigures(baseURL: string, big: { path: string; bytes: number
       /** Peak resident memory above that baseline during the import, per kind of process. */
       rssPeakAboveBase: peak.renderer - before.rss.renderer,
       browserRssPeakAboveBase: peak.browser - before.rss.browser,
+      /** The renderer's peak above the baseline by what backs the memory: anonymous (heaps), file-backed, shared (IPC). */
+      rendererPartsAboveBase: {
+        anon: rssSampler.rendererPartsAtPeak().anon - before.rendererParts.anon,
+        file: rssSampler.rendererPartsAtPeak().file - before.rendererParts.file,
+        shmem: rssSampler.rendererPartsAtPeak().shmem - before.rendererParts.shmem,
+      },
       /** CPU seconds spent during the import, per kind of process. */
       cpuSeconds: cpu,
       loadAverageAfter: loadAfter,
@@ -478,6 +484,10 @@ function printImport(imported: ImportFigures) {
       ['load average (1 min) at the end', fmt(imported.loadAverageAfter, 1)],
       ['empty app, resident: renderer / browser process', `${mb(imported.baseline.renderer)} / ${mb(imported.baseline.browser)}`],
       ['renderer RSS (page + workers), peak above the empty app (goal ≤ 1.5×)', ofFile(imported.rssPeakAboveBase)],
+      [
+        '…of which anonymous / file-backed / shared memory',
+        `${mb(imported.rendererPartsAboveBase.anon)} / ${mb(imported.rendererPartsAboveBase.file)} / ${mb(imported.rendererPartsAboveBase.shmem)}`,
+      ],
       ['browser process RSS, peak above the empty app', ofFile(imported.browserRssPeakAboveBase)],
       ['page JS heap, peak above before', ofFile(imported.heapPeakAboveBase)],
     ],

@@ -14,8 +14,16 @@ export type ProcessKind = 'browser' | 'renderer' | 'gpu' | 'utility' | 'other';
 export interface ProcessSample {
   /** Resident memory per kind, bytes. */
   rss: Record<ProcessKind, number>;
+  /** The renderers' resident memory by what backs it (bytes): anonymous (heaps, buffers), file-backed (mapped files, code), shared memory (IPC buffers, data pipes). */
+  rendererParts: RssParts;
   /** CPU time (user + system) per kind, seconds; processes that have exited no longer count. */
   cpu: Record<ProcessKind, number>;
+}
+
+export interface RssParts {
+  anon: number;
+  file: number;
+  shmem: number;
 }
 
 const TICK = 100; // USER_HZ on Linux
@@ -82,26 +90,36 @@ export class ChromiumProcesses {
   sample(): ProcessSample {
     const rss = empty();
     const cpu = empty();
+    const rendererParts: RssParts = { anon: 0, file: 0, shmem: 0 };
+    const kb = (status: string, field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
     for (const { pid, kind } of this.tree()) {
       const status = read(`/proc/${pid}/status`);
       const stat = read(`/proc/${pid}/stat`);
       if (!status || !stat) continue;
-      rss[kind] += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+      rss[kind] += kb(status, 'VmRSS');
+      if (kind === 'renderer') {
+        rendererParts.anon += kb(status, 'RssAnon');
+        rendererParts.file += kb(status, 'RssFile');
+        rendererParts.shmem += kb(status, 'RssShmem');
+      }
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       // utime and stime are fields 14 and 15 of /proc/pid/stat; f starts at field 3.
       cpu[kind] += (Number(f[11]) + Number(f[12])) / TICK;
     }
-    return { rss, cpu };
+    return { rss, cpu, rendererParts };
   }
 }
 
 /** Samples every `intervalMs` until stopped; keeps the peak RSS of each kind and of the sum of renderers. */
 export function samplePeaks(procs: ChromiumProcesses, intervalMs = 100) {
   const peak = empty();
+  /** The renderers' parts when their total was at its peak. */
+  let partsAtPeak: RssParts = { anon: 0, file: 0, shmem: 0 };
   let running = true;
   const loop = (async () => {
     while (running) {
       const s = procs.sample();
+      if (s.rss.renderer > peak.renderer) partsAtPeak = s.rendererParts;
       for (const k of KINDS) peak[k] = Math.max(peak[k], s.rss[k]);
       await new Promise((r) => setTimeout(r, intervalMs));
     }
@@ -112,5 +130,6 @@ export function samplePeaks(procs: ChromiumProcesses, intervalMs = 100) {
       await loop;
       return peak;
     },
+    rendererPartsAtPeak: () => partsAtPeak,
   };
 }
