@@ -3,10 +3,10 @@ import type { SessionEntry, SessionMeta, SessionSnapshot } from '@/lib/session/t
 import { getDB, type AppDB } from './db';
 import { guarded } from './errors';
 import { deleteSessionEntries, packedRows } from './packed';
-import { domainEntry, entryRow, sessionRow, type MetaFields } from './rows';
-import type { PackedRow, SessionRow, StoredEntry } from './schema';
+import { domainEntry, sessionRow, type MetaFields } from './rows';
+import type { PackedRow, SessionRow } from './schema';
 import { nextRev, prepareImport, sameSourceKey, type ImportOutcome, type Tx } from './sessions';
-import { entriesNeedMarks, nextLocalHlc } from './syncMarks';
+import { nextLocalHlc } from './syncMarks';
 
 /**
  * Writing one imported file in bounded steps, all or nothing.
@@ -16,8 +16,8 @@ import { entriesNeedMarks, nextLocalHlc } from './syncMarks';
  * entries are written a batch at a time (`add`), each batch in its own short
  * transaction, and nothing of the file is visible until `commit` writes the
  * session rows, all in one transaction. Each session's entries are written
- * packed, a few rows per session (packed.ts), unless this browser is in a sync
- * space. Entries without a session row are
+ * packed, a few rows per session (packed.ts); in a sync space the sync worker
+ * turns them into marked rows before it pushes. Entries without a session row are
  * invisible: every reader (the list, loading, export, the sync outbox) starts
  * from session rows. `abort` (a cancel, a bad line further down the file, a
  * full disk) deletes the entries written so far, so a file lands whole or not
@@ -147,19 +147,12 @@ export class StagedImport {
     this.staged.push(...written.map((w) => w.pending));
     const record: StagingRecord = { sessionIds: this.staged.map((p) => p.id), at: Date.now() };
     const writing = guarded(() =>
-      db.transaction('rw', [db.entries, db.packedEntries, db.meta, db.settings, db.syncState], async (tx) => {
+      db.transaction('rw', [db.packedEntries, db.meta, db.settings], async (tx) => {
         const rev = await nextRev(tx as Tx);
-        if (await entriesNeedMarks(db)) {
-          // In a sync space (or joining one) every entry is pushed and recorded as pushed one by one, which
-          // takes entry rows: written as rows, marked, as any other write would be.
-          const rows: StoredEntry[] = [];
-          for (const w of written) for (const e of w.entries) rows.push({ ...entryRow(e, w.pending.id, rev), unsynced: 1 });
-          await db.entries.bulkAdd(rows);
-        } else {
-          const packed: PackedRow[] = [];
-          for (const w of written) packed.push(...packedRows(w.pending.id, w.entries, rev));
-          await db.packedEntries.bulkAdd(packed);
-        }
+        // Packed in a sync space too: the sync worker unpacks and marks them before pushing (sync.ts unpackForPush).
+        const packed: PackedRow[] = [];
+        for (const w of written) packed.push(...packedRows(w.pending.id, w.entries, rev));
+        await db.packedEntries.bulkAdd(packed);
         await db.settings.put({ key: this.key, value: record });
       }),
     ).then(() => {

@@ -124,12 +124,6 @@ export async function deleteSessionEntries(db: AppDB, sessionId: string): Promis
   await ofSession(db, sessionId).delete();
 }
 
-/** Ids of up to `limit` packed sessions (any order): for unpacking a whole database in bounded steps. */
-export async function somePackedSessions(db: AppDB, limit: number): Promise<string[]> {
-  const keys = (await db.packedEntries.limit(limit).primaryKeys()) as [string, number][];
-  return [...new Set(keys.map(([sessionId]) => sessionId))];
-}
-
 /** Entries stored in the whole database, packed or not (what benchmarks and tests count). */
 export async function countStoredEntries(db: AppDB): Promise<number> {
   let packed = 0;

@@ -1,13 +1,14 @@
+import { Dexie } from 'dexie';
 import type { SessionEntry } from '@/lib/session/types';
 import { parseHlc } from '@/lib/sync/hlc';
 import { OFF_STATUS, type OutboxBatch, type RemoteChange, type SpaceConfig, type SyncLocalStore, type SyncStatus } from '@/lib/sync/ports';
 import { getDB, type AppDB } from './db';
 import { guarded } from './errors';
-import { deleteSessionEntries, readNamedEntries, somePackedSessions, unpackSession } from './packed';
+import { deleteSessionEntries, readNamedEntries, unpackSession } from './packed';
 import { domainMeta, entryRow, sessionRow, toDomainEntry } from './rows';
 import type { SessionRow, StoredEntry } from './schema';
 import { toMeta } from './sessions';
-import { JOINING_KEY, nextLocalHlc, observeRemoteHlc, SPACE_KEY } from './syncMarks';
+import { entriesNeedMarks, JOINING_KEY, nextLocalHlc, observeRemoteHlc, SPACE_KEY } from './syncMarks';
 import { observe, observeRows, type Unsubscribe } from './watch';
 
 /**
@@ -21,7 +22,7 @@ const CHECKPOINT = 'checkpoint';
 const STATUS = 'status';
 /** Rows marked or unmarked per request when a whole database is (re)queued: bounded memory at any size. */
 const MARK_BATCH = 2_000;
-/** Packed sessions unpacked per transaction when joining (a packed row holds up to PACKED_PART_ENTRIES entries). */
+/** Packed rows unpacked per transaction before pushing (a packed row holds up to PACKED_PART_ENTRIES entries). */
 const UNPACK_BATCH = 20;
 /** Title of a session whose entries arrived before its metadata (the metadata follows in the same pull). */
 export const PLACEHOLDER_TITLE = 'Syncing…';
@@ -70,17 +71,8 @@ async function markAllForPush(db: AppDB): Promise<void> {
     });
     if (done) break;
   }
-  // Imported sessions still packed become rows, marked (`joining` is recorded, so unpackSession marks them):
-  // the outbox pushes entries one by one and records each as pushed, which only rows can carry.
-  // Imports that started after `joining` write rows, so nothing packed appears meanwhile.
-  for (;;) {
-    const done = await db.transaction('rw', [db.entries, db.packedEntries, db.syncState], async () => {
-      const ids = await somePackedSessions(db, UNPACK_BATCH);
-      for (const id of ids) await unpackSession(db, id);
-      return ids.length === 0;
-    });
-    if (done) break;
-  }
+  // Imported sessions still packed become rows, marked (`joining` is recorded, so unpackSession marks them).
+  await unpackForPush(db);
   await db.transaction('rw', db.sessions, db.tombstones, db.syncState, async () => {
     const rows = await db.sessions.toArray();
     // Sessions written before v4 have no clock: they get one now, as a change made at their last update.
@@ -99,7 +91,36 @@ export async function checkpoint(db: AppDB = getDB()): Promise<number> {
 /** A reply still streaming is not history yet: it is pushed once final. */
 const isStreaming = (e: SessionEntry) => e.type === 'message' && e.message.role === 'assistant' && e.message.status === 'streaming';
 
+/**
+ * Imports store a session's entries packed (packed.ts), in a sync space too: the outbox pushes entries
+ * one by one and records each as pushed, which only rows can carry, so before the outbox is read the
+ * packed sessions become rows, marked for pushing, here in the sync worker and in bounded transactions
+ * rather than in the import. Sessions still being imported (no session row yet) wait for their commit.
+ * Resolves with the number of entries unpacked.
+ */
+export async function unpackForPush(db: AppDB = getDB()): Promise<number> {
+  let unpacked = 0;
+  // Packed rows are keyed [sessionId, part]: the walk goes by session id, past the sessions it leaves packed.
+  let after = '';
+  for (;;) {
+    const step = await db.transaction('rw', [db.sessions, db.entries, db.packedEntries, db.syncState], async () => {
+      if (!(await entriesNeedMarks(db))) return null;
+      const keys = (await db.packedEntries.where(':id').above([after, Dexie.maxKey]).limit(UNPACK_BATCH).primaryKeys()) as [string, number][];
+      if (keys.length === 0) return null;
+      let n = 0;
+      for (const id of new Set(keys.map(([sessionId]) => sessionId))) {
+        after = id;
+        if (await db.sessions.get(id)) n += await unpackSession(db, id);
+      }
+      return n;
+    });
+    if (step === null) return unpacked;
+    unpacked += step;
+  }
+}
+
 export async function outbox(limits: { maxRecords: number; maxBytes: number }, db: AppDB = getDB()): Promise<OutboxBatch> {
+  await unpackForPush(db);
   return db.transaction('r', db.sessions, db.entries, db.tombstones, async () => {
     const batch: OutboxBatch = { sessions: [], entries: [] };
     let bytes = 0;
@@ -178,11 +199,14 @@ async function settleDirty(db: AppDB, sessionId: string): Promise<void> {
 }
 
 export async function pendingCount(db: AppDB = getDB()): Promise<number> {
-  return db.transaction('r', db.sessions, db.entries, db.tombstones, async () => {
+  return db.transaction('r', [db.sessions, db.entries, db.packedEntries, db.tombstones], async () => {
     const entries = await db.entries.where('unsynced').equals(1).count();
     const dirty = await db.sessions.where('syncDirty').equals(1).toArray();
     const metas = dirty.filter((r) => r.hlc && r.hlc !== r.syncedHlc).length;
-    return entries + metas + (await db.tombstones.where('unsynced').equals(1).count());
+    // Imported entries still packed are pushed too, once the outbox has unpacked them (unpackForPush).
+    const packedIds = [...new Set(((await db.packedEntries.orderBy(':id').primaryKeys()) as [string, number][]).map(([id]) => id))];
+    const packed = (await db.sessions.bulkGet(packedIds)).reduce((sum, row) => sum + (row?.entryCount ?? 0), 0);
+    return entries + packed + metas + (await db.tombstones.where('unsynced').equals(1).count());
   });
 }
 
