@@ -1,0 +1,241 @@
+import { describe, expect, it } from 'vitest';
+import { importText } from '@/lib/formats';
+import { buildSessionContext } from '@/lib/session/context';
+import { resolveLabels } from '@/lib/session/revisions';
+import type { StoredSession } from '@/lib/session/types';
+import { readFixture } from '@/lib/testing/fixtures';
+import { testPorts, until } from '@/lib/testing/flowPorts';
+import { LiveSession } from './liveSession';
+import type { SessionStore } from './ports';
+
+/**
+ * The live session against a store whose watch this test drives by hand
+ * (the real store underneath, on the real ChatGPT export with branches):
+ * a load or watch that fails, a stored leaf that is missing, a burst of
+ * writes during a catch-up, and the derived context and labels, which must
+ * always be what a fresh build of the snapshot gives.
+ */
+
+const user = (text: string) => ({ type: 'message' as const, message: { role: 'user' as const, content: [{ type: 'text' as const, text }] } });
+const reply = (text: string) => ({ type: 'message' as const, message: { role: 'assistant' as const, content: [{ type: 'text' as const, text }] } });
+
+async function storedTree() {
+  const ports = testPorts();
+  const { sessions } = importText(readFixture('chatgptTree'), { fileName: 'chatgpt-tree.json' });
+  const { imported } = await ports.store.importSnapshots(sessions);
+  return { store: ports.store, id: imported[0]!.id };
+}
+
+type LiveStore = Pick<SessionStore, 'loadSession' | 'entriesChangedSince' | 'watchSession' | 'getSession'>;
+
+/** The real store, with the watch in the test's hands. */
+function drivenStore(real: SessionStore, overrides: Partial<LiveStore> = {}) {
+  const watch: { onRow?: (row: StoredSession | undefined) => void; onError?: (err: unknown) => void } = {};
+  const store: LiveStore = {
+    loadSession: (id) => real.loadSession(id),
+    getSession: (id) => real.getSession(id),
+    entriesChangedSince: (id, rev) => real.entriesChangedSince(id, rev),
+    watchSession: (_id, onRow, onError) => {
+      watch.onRow = onRow;
+      watch.onError = onError;
+      return () => {};
+    },
+    ...overrides,
+  };
+  return { store, watch };
+}
+
+function open(live: LiveSession) {
+  const close = live.subscribe(() => {});
+  return { close, ready: until(() => live.getSnapshot().status !== 'loading') };
+}
+
+/** What a fresh build of the snapshot gives. */
+function fresh(live: LiveSession) {
+  const s = live.getSnapshot();
+  return { context: buildSessionContext(s.tree, s.leafId), labels: resolveLabels(s.tree.entries()) };
+}
+
+describe('LiveSession with a store that fails', () => {
+  it('a load that throws shows the error, with its message', async () => {
+    const { store: real, id } = await storedTree();
+    const { store } = drivenStore(real, {
+      loadSession: async () => {
+        throw new Error('The database is closed.');
+      },
+    });
+    const live = new LiveSession(id, store);
+    const { ready, close } = open(live);
+    await ready;
+    expect(live.getSnapshot()).toMatchObject({ status: 'error', error: 'The database is closed.' });
+    close();
+  });
+
+  it('a watch that fails later shows the error', async () => {
+    const { store: real, id } = await storedTree();
+    const { store, watch } = drivenStore(real);
+    const live = new LiveSession(id, store);
+    const { ready, close } = open(live);
+    await ready;
+    expect(live.getSnapshot().status).toBe('ready');
+    watch.onError!(new Error('The connection was lost.'));
+    expect(live.getSnapshot()).toMatchObject({ status: 'error', error: 'Error: The connection was lost.' });
+    close();
+  });
+});
+
+describe('LiveSession: where it opens', () => {
+  it.each([
+    ['no stored leaf', null],
+    ['a stored leaf that is not in the tree', 'no-such-entry'],
+  ])('with %s, at the newest leaf of the tree', async (_what, leafId) => {
+    const { store: real, id } = await storedTree();
+    const { store } = drivenStore(real, {
+      loadSession: async (sid) => {
+        const loaded = (await real.loadSession(sid))!;
+        return { ...loaded, row: { ...loaded.row, leafId } };
+      },
+    });
+    const live = new LiveSession(id, store);
+    const { ready, close } = open(live);
+    await ready;
+    const s = live.getSnapshot();
+    expect(s.leafId).toBe(s.tree.newestLeaf());
+    expect(s.leafId).not.toBeNull();
+    close();
+  });
+
+  it('a stored session is no draft: changing the draft row does nothing', async () => {
+    const { store, id } = await storedTree();
+    const live = new LiveSession(id, store);
+    const { ready, close } = open(live);
+    await ready;
+    const before = live.getSnapshot();
+    live.patchDraft({ model: 'compat:other' });
+    expect(live.getSnapshot()).toBe(before);
+    expect(live.getSnapshot().row?.model).not.toBe('compat:other');
+    close();
+  });
+});
+
+describe('LiveSession: a burst of writes while it catches up', () => {
+  it('a row arriving during a catch-up is fetched after it: nothing written is missed', async () => {
+    const { store: real, id } = await storedTree();
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let calls = 0;
+    const { store, watch } = drivenStore(real, {
+      // The first catch-up reads the store, then is held until the test lets it go: what it returns is then stale.
+      entriesChangedSince: async (sid, rev) => {
+        const out = await real.entriesChangedSince(sid, rev);
+        if (calls++ === 0) await gate;
+        return out;
+      },
+    });
+    const live = new LiveSession(id, store);
+    const { ready, close } = open(live);
+    await ready;
+    const leaf = live.getSnapshot().leafId!;
+    const first = await real.appendEntries(id, leaf, [user('first of the burst')]);
+    watch.onRow!(await real.getSession(id));
+    await until(() => calls === 1);
+    const second = await real.appendEntries(id, first[0]!.id, [reply('second of the burst')]);
+    const third = await real.appendEntries(id, second[0]!.id, [user('third of the burst')]);
+    watch.onRow!(await real.getSession(id));
+    watch.onRow!(await real.getSession(id));
+    release();
+    await until(() => live.getSnapshot().tree.has(third[0]!.id));
+    expect(live.getSnapshot().leafId).toBe(third[0]!.id);
+    expect(live.getSnapshot().tree.has(second[0]!.id)).toBe(true);
+    // One catch-up for the held one, one for everything written meanwhile.
+    expect(calls).toBe(2);
+    close();
+  });
+
+  it('a row no newer than what was fetched only moves the leaf, and only when it extends ours', async () => {
+    const { store: real, id } = await storedTree();
+    let fetches = 0;
+    const { store, watch } = drivenStore(real, {
+      entriesChangedSince: (sid, rev) => {
+        fetches++;
+        return real.entriesChangedSince(sid, rev);
+      },
+    });
+    const live = new LiveSession(id, store);
+    const { ready, close } = open(live);
+    await ready;
+    const start = live.getSnapshot();
+    const [a] = await real.appendEntries(id, start.leafId, [user('a question')], { moveLeaf: false });
+    const [b] = await real.appendEntries(id, a!.id, [reply('its answer')], { moveLeaf: false });
+    // The first notice arrives: the catch-up takes both entries, the stored leaf has not moved.
+    watch.onRow!(await real.getSession(id));
+    await until(() => live.getSnapshot().tree.has(b!.id));
+    expect(live.getSnapshot().leafId).toBe(start.leafId);
+    expect(fetches).toBe(1);
+    // The same row again is old news: nothing is fetched for it. The next write is.
+    watch.onRow!(await real.getSession(id));
+    const [c] = await real.appendEntries(id, b!.id, [user('a follow-up')]);
+    watch.onRow!(await real.getSession(id));
+    await until(() => live.getSnapshot().leafId === c!.id);
+    expect(fetches).toBe(2);
+    close();
+  });
+});
+
+describe('LiveSession: the derived context and labels', () => {
+  it('after each change (appends, a label with a message, a move back and forth) they are what a fresh build gives, and the same object while nothing changes', async () => {
+    const { store, id } = await storedTree();
+    const live = new LiveSession(id, store);
+    const { ready, close } = open(live);
+    await ready;
+    const check = () => {
+      const snap = live.getSnapshot();
+      const d = live.derive(snap);
+      const f = fresh(live);
+      expect(d.context).toEqual(f.context);
+      expect(d.labels).toEqual(f.labels);
+      expect(live.derive(snap)).toBe(d);
+      return d;
+    };
+    check();
+    const leaf = live.getSnapshot().leafId!;
+    const written = await store.appendEntries(id, leaf, [user('one more'), reply('one more answer')]);
+    live.applyLocal(written, written.at(-1)!.id);
+    check();
+    // A label written together with a message: the labels must be read again.
+    const labelled = await store.appendEntries(id, written.at(-1)!.id, [user('and this'), { type: 'label', targetId: written[0]!.id, label: 'the extra question' }]);
+    live.applyLocal(labelled, labelled.at(-1)!.id);
+    expect(check().labels.get(written[0]!.id)).toBe('the extra question');
+    const older = live.getSnapshot();
+    // Back to an earlier point, and forward again.
+    const path = live.getSnapshot().tree.pathTo(leaf);
+    live.setLeaf(path[1]!.id);
+    expect(check().context.items.length).toBeLessThan(live.derive(older).context.items.length);
+    live.setLeaf(labelled.at(-1)!.id);
+    check();
+    const more = await store.appendEntries(id, labelled.at(-1)!.id, [reply('streamed')]);
+    live.applyLocal(more, more[0]!.id);
+    check();
+    close();
+  });
+
+  it('an older snapshot derives its own context, and leaves the latest one’s intact', async () => {
+    const { store, id } = await storedTree();
+    const live = new LiveSession(id, store);
+    const { ready, close } = open(live);
+    await ready;
+    live.derive(live.getSnapshot());
+    const path = live.getSnapshot().tree.pathTo(live.getSnapshot().leafId);
+    live.setLeaf(path[2]!.id);
+    const old = live.getSnapshot();
+    live.derive(old);
+    live.setLeaf(path.at(-1)!.id);
+    const written = await store.appendEntries(id, path.at(-1)!.id, [user('later')]);
+    live.applyLocal(written, written[0]!.id);
+    // The old snapshot (same tree, earlier leaf) after newer writes.
+    expect(live.derive(old).context).toEqual(buildSessionContext(old.tree, old.leafId));
+    const latest = live.derive(live.getSnapshot());
+    expect(latest.context).toEqual(fresh(live).context);
+    close();
+  });
+});
