@@ -34,6 +34,11 @@ export class LiveSession {
   private lastRev = 0;
   private syncing: Promise<void> | null = null;
   private resync = false;
+  /**
+   * Leaves this tab moved away from since storage last named its own position. A notice naming one of them
+   * is late news of this tab's own earlier write (shown at once by applyLocal), not another tab's move.
+   */
+  private readonly left = new Set<EntryId>();
   /** Entries written since `derived` was computed; null when something else changed (a new tree, a leaf moved). */
   private changedSince: SessionEntry[] | null = null;
   private derived: { version: number; tree: SessionTree; context: SessionContext; labels: Map<EntryId, string> } | null = null;
@@ -103,6 +108,8 @@ export class LiveSession {
 
   /** Moves this tab's leaf (the caller persists it). */
   setLeaf(leafId: EntryId | null) {
+    const from = this.state.leafId;
+    if (from !== null && from !== leafId) this.left.add(from);
     this.emit({ leafId }, 'other');
   }
 
@@ -182,6 +189,9 @@ export class LiveSession {
   private followedLeaf(row: StoredSession): EntryId | null {
     const { tree, leafId } = this.state;
     const stored = row.leafId;
+    // Storage caught up with this tab's own position: what it left before is no longer news.
+    if (stored === leafId) this.left.clear();
+    if (stored && this.left.has(stored)) return leafId;
     if (stored && tree.has(stored) && (leafId === null || !tree.has(leafId) || tree.isAncestor(leafId, stored))) return stored;
     return leafId;
   }

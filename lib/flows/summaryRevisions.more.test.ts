@@ -71,9 +71,7 @@ describe('summary revisions: what the user is told and sees', () => {
 
   it('a compaction no longer on the path is not regenerated, and the user is told why', async () => {
     const { ports, s, target, entries } = await compacted();
-    // Moved once this tab has seen its own compaction's row: a notice of it arriving after the move would carry the
-    // tab back to the compaction (see docs/mutation.md, flows: the late notice of a tab's own write).
-    await until(() => s.live.getSnapshot().row?.leafId === target.id);
+    // At once: the late notice of the tab's own compaction must not carry it back there (liveSession.ownWrite.test).
     await moveLeaf(s, target.parentId);
     const n = (await entries()).length;
     expect(await s.regenerateSummary(target)).toBe(false);
