@@ -16,6 +16,24 @@ describe('file lists from tool calls', () => {
     expect(classifyToolCall({ name: 'read', arguments: undefined as unknown as Record<string, unknown> })).toEqual({ read: [], modified: [] });
   });
 
+  it('every agent’s read and write tool names are recognised, whatever their case', () => {
+    const reads = ['read', 'read_file', 'ReadFile', 'view', 'view_file', 'cat', 'open', 'open_file', 'NotebookRead', 'notebook_read'];
+    const writes = ['write', 'write_file', 'WriteFile', 'edit', 'edit_file', 'MultiEdit', 'multi_edit', 'create', 'create_file', 'str_replace', 'insert', 'NotebookEdit', 'notebook_edit', 'delete', 'delete_file', 'remove_file', 'move_file', 'rename_file'];
+    for (const name of reads) expect(classifyToolCall({ name, arguments: { path: '/f' } }), name).toEqual({ read: ['/f'], modified: [] });
+    for (const name of writes) expect(classifyToolCall({ name, arguments: { path: '/f' } }), name).toEqual({ read: [], modified: ['/f'] });
+    for (const name of ['str_replace_editor', 'str_replace_based_edit_tool', 'text_editor', 'file_editor']) {
+      expect(classifyToolCall({ name, arguments: { command: 'view', path: '/f' } }), name).toEqual({ read: ['/f'], modified: [] });
+      expect(classifyToolCall({ name, arguments: { command: 'create', path: '/f' } }), name).toEqual({ read: [], modified: ['/f'] });
+    }
+    for (const name of ['apply_patch', 'applypatch', 'patch']) expect(classifyToolCall({ name, arguments: { input: '*** Add File: a.ts' } }).modified, name).toEqual(['a.ts']);
+    // Every argument name agents use for the file.
+    for (const key of ['path', 'file_path', 'filePath', 'notebook_path', 'notebookPath', 'target_file', 'targetFile', 'filename', 'file'])
+      expect(classifyToolCall({ name: 'read', arguments: { [key]: '/k' } }).read, key).toEqual(['/k']);
+    for (const key of ['destination', 'new_path', 'newPath', 'to']) expect(classifyToolCall({ name: 'move_file', arguments: { [key]: '/d' } }).modified, key).toEqual(['/d']);
+    // Not file tools: searches, shells, fetches.
+    for (const name of ['grep', 'glob', 'bash', 'web_fetch', 'ls']) expect(classifyToolCall({ name, arguments: { path: '/f' } }), name).toEqual({ read: [], modified: [] });
+  });
+
   it('editor tools read only on "view"; any other or no command writes', () => {
     expect(classifyToolCall({ name: 'text_editor', arguments: { command: 'VIEW', path: '/v' } })).toEqual({ read: ['/v'], modified: [] });
     expect(classifyToolCall({ name: 'file_editor', arguments: { command: 'insert', path: '/i' } })).toEqual({ read: [], modified: ['/i'] });
