@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import { buildSessionContext } from '@/lib/session/context';
+import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings, type PinEntry, type SessionEntry } from '@/lib/session/types';
+import { TreeBuilder, textLengthTokens } from '@/lib/testing/builder';
+import { loadSession, pathTokens } from '@/lib/testing/compactionData';
+import { pathTokensFromCounts } from '@/lib/tokens/pathTokens';
+import { contextTokensOf, prepareCompaction, prepareRegeneration, previewCompaction } from './prepare';
+
+/** Preparations around pins, failed replies, damaged pointers and compactions that kept nothing. */
+
+const S = (keepRecentTokens: number, extra: Partial<CompactionSettings> = {}): CompactionSettings => ({ ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens, ...extra });
+const x = (n: number) => 'x'.repeat(n);
+const tokensOf = (path: readonly SessionEntry[]) => pathTokensFromCounts(path.map(textLengthTokens));
+const pin = (targetId: string, id: string): PinEntry => ({ type: 'pin', targetId, pinned: true, id, parentId: null, timestamp: 0 });
+const sum = (path: readonly SessionEntry[], from: number, to: number) => path.slice(from, to).reduce((n, e) => n + textLengthTokens(e), 0);
+
+describe('pinned messages', () => {
+  it('a pinned call before the cut travels with its result: counted after the summary, listed, in the estimate', () => {
+    const b = new TreeBuilder();
+    b.user(x(100), 'u1');
+    b.toolCall('read', { path: '/spec.md' }, 'c1', 'a1');
+    b.toolResult('c1', 'read', x(300), 't1');
+    b.user(x(100), 'u2');
+    b.assistant(x(100), 'a2');
+    b.user(x(100), 'u3');
+    b.assistant(x(100), 'a3');
+    const path: SessionEntry[] = [...b.entries, pin('a1', 'p1')];
+    const p = prepareCompaction(path, tokensOf(path), S(200))!;
+    expect(p.firstKeptEntryId).toBe('u3');
+    expect(p.pinnedEntryIds).toEqual(['a1', 't1']);
+    expect(p.tokensPinned).toBe(10 + 300);
+    expect(p.estimatedTokensAfter).toBe(Math.ceil(p.tokensKept + p.tokensPinned + p.summaryBudget.total));
+    const pv = previewCompaction(path, tokensOf(path), S(200));
+    expect(pv).toMatchObject({ ok: true, pinned: { count: 2, tokens: 310 } });
+    // Unpinned, nothing is carried.
+    const none = prepareCompaction(b.entries, tokensOf(b.entries), S(200))!;
+    expect(none.pinnedEntryIds).toEqual([]);
+    expect(none.tokensPinned).toBe(0);
+  });
+
+  it('after a compaction, the context figure counts the summary, the carried pinned messages and the kept part', () => {
+    const b = new TreeBuilder();
+    b.user(x(100), 'u1');
+    b.assistant(x(100), 'a1');
+    b.user(x(100), 'u2');
+    b.assistant(x(100), 'a2');
+    b.compaction(x(50), 'u2', 400, 'cmp');
+    b.user(x(30), 'u3');
+    const path: SessionEntry[] = [...b.entries, pin('a1', 'p1')];
+    expect(contextTokensOf(path, tokensOf(path))).toBe(50 + 100 + 100 + 100 + 30);
+    expect(contextTokensOf(b.entries, tokensOf(b.entries))).toBe(50 + 100 + 100 + 30);
+  });
+});
+
+describe('entries that do not reach the model', () => {
+  it('an empty interrupted or aborted reply is neither kept in the count nor summarised', () => {
+    for (const stopReason of ['interrupted', 'aborted', 'error'] as const) {
+      const b = new TreeBuilder();
+      b.user(x(100), 'u1');
+      b.assistant([], 'dead', { stopReason });
+      b.user(x(100), 'u2');
+      b.assistant(x(100), 'a2');
+      b.user(x(100), 'u3');
+      b.assistant(x(100), 'a3');
+      const path = b.entries.slice();
+      // The test counter gives the empty reply 5 tokens, which the model never sees.
+      const counts = path.map((e) => (e.id === 'dead' ? 5 : textLengthTokens(e)));
+      const p = prepareCompaction(path, pathTokensFromCounts(counts), S(150))!;
+      expect(p.messagesToSummarize.map((i) => i.entryId), stopReason).toEqual(['u1', 'u2', 'a2']);
+      expect(p.tokensSummarized, stopReason).toBe(300);
+      expect(contextTokensOf(path, pathTokensFromCounts(counts)), stopReason).toBe(500);
+    }
+    // A stopped reply with text is a real message.
+    const b = new TreeBuilder();
+    b.user(x(100), 'u1');
+    b.assistant(x(40), 'half', { stopReason: 'interrupted' });
+    b.user(x(100), 'u2');
+    b.assistant(x(100), 'a2');
+    const p = prepareCompaction(b.entries, tokensOf(b.entries), S(150))!;
+    expect(p.messagesToSummarize.map((i) => i.entryId)).toEqual(['u1', 'half']);
+  });
+});
+
+describe('damaged or unusual compactions', () => {
+  it('a compaction whose kept pointer is off the path starts the next region right after it, as the context does', () => {
+    const b = new TreeBuilder();
+    b.user(x(100), 'u1');
+    b.assistant(x(100), 'a1');
+    b.compaction(x(50), 'gone', 400, 'cmp');
+    b.user(x(100), 'u2');
+    b.assistant(x(100), 'a2');
+    b.user(x(100), 'u3');
+    b.assistant(x(100), 'a3');
+    const path = b.entries.slice();
+    const p = prepareCompaction(path, tokensOf(path), S(150))!;
+    expect(p.summarizeFromIndex).toBe(3);
+    expect(p.messagesToSummarize[0]!.entryId).toBe('u2');
+    const ctx = buildSessionContext(path, 'a3');
+    expect(contextTokensOf(path, tokensOf(path))).toBe(50 + sum(path, 3, path.length));
+    expect(ctx.items.filter((i) => i.kind === 'message').map((i) => i.entryId)).toEqual(['u2', 'a2', 'u3', 'a3']);
+  });
+
+  it('only bookkeeping after the compaction (labels, pins, model changes) is nothing new to compact', () => {
+    const b = new TreeBuilder();
+    b.user(x(100), 'u1');
+    b.assistant(x(100), 'a1');
+    b.user(x(100), 'u2');
+    b.compaction(x(50), 'u2', 400, 'cmp');
+    b.modelChange('openai:gpt-4o');
+    b.label('u2', 'here');
+    const path: SessionEntry[] = [...b.entries, pin('u2', 'p1')];
+    expect(previewCompaction(path, tokensOf(path), S(1), { force: true })).toMatchObject({ ok: false, reason: 'already-compacted' });
+    // A branch summary after it is new.
+    b.branchSummary(x(100), 'u2', 'bs');
+    b.user(x(10), 'u3');
+    expect(previewCompaction(b.entries, tokensOf(b.entries), S(1), { force: true }).ok).toBe(true);
+  });
+
+  it('forced with a single user message and nothing else: nothing to summarise', () => {
+    const b = new TreeBuilder();
+    b.modelChange('openai:gpt-4o');
+    b.label('u1', 'start');
+    b.user(x(100), 'u1');
+    expect(previewCompaction(b.entries, tokensOf(b.entries), S(1), { force: true })).toMatchObject({ ok: false, reason: 'nothing-to-summarize' });
+    // With a reply after it, the forced cut keeps the reply and summarises the request (the region starts after the bookkeeping).
+    b.assistant(x(100), 'a1');
+    const p = prepareCompaction(b.entries, tokensOf(b.entries), S(10_000), { force: true })!;
+    expect(p.firstKeptEntryId).toBe('a1');
+    expect(p.turnPrefixMessages.map((i) => i.entryId)).toEqual(['u1']);
+    expect(p.force).toBe(true);
+  });
+
+  it('counts that do not match the path are refused', () => {
+    const b = new TreeBuilder();
+    b.user(x(10), 'u1');
+    expect(() => prepareCompaction(b.entries, pathTokensFromCounts([1, 2]), S(1))).toThrow('PathTokens has 2 counts for a path of 1 entries');
+    expect(() => prepareRegeneration(b.entries, pathTokensFromCounts([]), S(1), { id: 'c', firstKeptEntryId: 'u1', tokensBefore: 1, details: {} })).toThrow('PathTokens has 0 counts for a path of 1 entries');
+  });
+});
+
+describe('regenerating a compaction that kept nothing (pi writes its own id as the first kept entry)', () => {
+  it('summarises the whole region before it, keeps nothing, and names itself as the first kept entry', () => {
+    const messages = loadSession('piV1').path.filter((e) => e.type === 'message').slice(0, 30);
+    const p = prepareRegeneration(messages, pathTokens(messages), DEFAULT_COMPACTION_SETTINGS, { id: 'c-self', firstKeptEntryId: 'c-self', tokensBefore: 12_345, details: {} })!;
+    expect(p.firstKeptEntryId).toBe('c-self');
+    expect(p.firstKeptIndex).toBe(messages.length);
+    expect(p.tokensKept).toBe(0);
+    expect(p.tokensBefore).toBe(12_345);
+    expect(p.messagesToSummarize.map((i) => i.entryId)).toEqual(messages.map((e) => e.id));
+    expect(prepareRegeneration([], pathTokensFromCounts([]), DEFAULT_COMPACTION_SETTINGS, { id: 'c', firstKeptEntryId: 'c', tokensBefore: 1, details: {} })).toBeNull();
+  });
+
+  it('a split turn is re-derived from the turn’s user message', () => {
+    const b = new TreeBuilder();
+    b.user(x(100), 'u1');
+    b.assistant(x(100), 'a1');
+    b.user(x(100), 'u2');
+    b.toolCall('bash', { command: 'ls' }, 'c1', 'a2');
+    b.toolResult('c1', 'bash', x(100), 't1');
+    b.assistant(x(100), 'a3');
+    const p = prepareRegeneration(b.entries, tokensOf(b.entries), S(100), { id: 'c', firstKeptEntryId: 'a3', tokensBefore: 1, details: { isSplitTurn: true } })!;
+    expect(p.isSplitTurn).toBe(true);
+    expect(p.turnStartIndex).toBe(2);
+    expect(p.messagesToSummarize.map((i) => i.entryId)).toEqual(['u1', 'a1']);
+    expect(p.turnPrefixMessages.map((i) => i.entryId)).toEqual(['u2', 'a2', 't1']);
+  });
+});
