@@ -55,6 +55,25 @@ describe('keep-recent given in turns', () => {
     expect(turns(path, start, 50)).toBe(region);
   });
 
+  it('bookkeeping and summaries inside the region are stepped over: only user messages open a turn', () => {
+    const path = piMessages(200);
+    const users = userIndexes(path);
+    const last = users.at(-1)!;
+    // A label, a model change and a branch summary between the last two turns.
+    const extra: SessionEntry[] = [
+      { type: 'label', targetId: path[0]!.id, label: 'start', id: 'l1', parentId: null, timestamp: 0 },
+      { type: 'model_change', model: 'openai:gpt-4o', id: 'm1', parentId: null, timestamp: 0 },
+      { type: 'branch_summary', summary: 'Tried another way.', fromId: path[0]!.id, details: { readFiles: [], modifiedFiles: [], summarizer: { kind: 'extractive' } }, id: 'b1', parentId: null, timestamp: 0 },
+    ];
+    const mixed = [...path.slice(0, last), ...extra, ...path.slice(last)];
+    const tokens = pathTokens(mixed);
+    // Two turns: from the second-last user message, the extras (the branch summary counts: it reaches the model) included.
+    const from = mixed.findIndex((e) => e.id === path[users.at(-2)!]!.id);
+    let expected = 0;
+    for (let i = from; i < mixed.length; i++) if (mixed[i]!.type !== 'label' && mixed[i]!.type !== 'model_change') expected += tokens.counts[i]!;
+    expect(turns(mixed, 0, 2)).toBe(expected);
+  });
+
   it('only what reaches the model counts: an empty failed reply adds nothing', () => {
     const path = piMessages(60);
     const users = userIndexes(path);

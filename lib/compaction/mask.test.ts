@@ -111,6 +111,55 @@ describe('observation masking plan', () => {
     expect(p.tokensBefore).toBe(300 + 10 + 500 + 40);
   });
 
+  it('where the context starts: a compaction at the very start, one keeping from the first entry, one whose pointer lies after it', () => {
+    // A session that begins with a summary (continued from another session): its summary and what follows are the context.
+    const b = new TreeBuilder();
+    b.compaction(x(300), 'cmp', 2000, 'cmp');
+    b.toolCall('bash', { command: 'one' }, 'c1', 'a1');
+    b.toolResult('c1', 'bash', x(500), 't1');
+    b.user(x(40), 'u9');
+    const first = plan(b.entries.slice(), 1)!;
+    expect(first.maskedIds).toEqual(['t1']);
+    expect(first.tokensBefore).toBe(300 + 10 + 500 + 40);
+    // Kept from the path's first entry: everything before the compaction is still in the context.
+    const k = toolWork(2, 500);
+    k.compaction(x(300), 'u1', 2000, 'cmp');
+    k.user(x(40), 'u9');
+    const all = plan(k.entries.slice(), 1)!;
+    expect(all.maskedIds).toEqual(['t1', 't2']);
+    expect(all.tokensBefore).toBe(300 + 100 + 2 * 510 + 100 + 40);
+    // A pointer to an entry after the compaction is damaged: the context is what follows the compaction.
+    const d = toolWork(1, 500);
+    d.compaction(x(300), 'late', 2000, 'cmp');
+    d.toolCall('bash', { command: 'two' }, 'c2', 'a2');
+    d.toolResult('c2', 'bash', x(500), 't2');
+    d.user(x(40), 'late');
+    const damaged = plan(d.entries.slice(), 1)!;
+    expect(damaged.tokensBefore).toBe(300 + 10 + 500 + 40);
+    expect(damaged.maskedIds).toEqual(['t2']);
+  });
+
+  it('the protected window counts only what reaches the model: the summary entry and empty failed replies do not protect anything', () => {
+    const b = new TreeBuilder();
+    b.user(x(100), 'u1');
+    b.assistant(x(100), 'a1');
+    b.compaction(x(900), 'u1', 2000, 'cmp');
+    b.toolCall('bash', { command: 'one' }, 'c1', 'a2');
+    b.toolResult('c1', 'bash', x(500), 't1');
+    b.assistant([], 'dead', { stopReason: 'error' });
+    b.user(x(50), 'u2');
+    const path = b.entries.slice();
+    // The failed reply gets 400 tokens here, as a stale count might: it never reaches the model.
+    const counts = path.map((e) => (e.id === 'dead' ? 400 : textLengthTokens(e)));
+    const p = planToolMask(path, pathTokensFromCounts(counts), { protectTokens: 450, stubTokens })!;
+    // 450 protected tokens: u2 (50) then t1 (500) — t1 is protected, nothing is old enough.
+    expect(p).toBeNull();
+    const q = planToolMask(path, pathTokensFromCounts(counts), { protectTokens: 50, stubTokens })!;
+    expect(q.maskedIds).toEqual(['t1']);
+    // The summary in effect counts in the figure, but lies before its kept messages: it never protects them.
+    expect(q.tokensBefore).toBe(900 + 100 + 100 + 10 + 500 + 50);
+  });
+
   it('the caller’s figures: tokensAfter is the counted figure minus the saving, never below zero', () => {
     const path = toolWork(3, 500).entries.slice();
     const p = plan(path, 1, { contextTokens: 5000 })!;

@@ -48,4 +48,13 @@ describe('limits at the edges', () => {
     expect(text).not.toContain('50,000');
     expect(noCompactionMessage({ reason: 'below-keep-recent', tokensBefore: 1, keepRecentTokens: 20_000 })).toContain('the 20,000 tokens kept word for word');
   });
+
+  it('each reason has its own message', () => {
+    const say = (reason: Parameters<typeof noCompactionMessage>[0]['reason']) => noCompactionMessage({ reason, tokensBefore: 20_000, keepRecentTokens: 3000, limit: 16_384 });
+    expect(say('empty')).toBe('Nothing to compact: this session has no messages yet.');
+    expect(say('already-compacted')).toMatch(/^Nothing new to compact: the latest entry is already a compaction\./);
+    expect(say('below-keep-recent')).toMatch(/^Nothing to compact yet: everything since the last compaction fits in the 3,000 tokens kept word for word\./);
+    expect(say('nothing-to-summarize')).toMatch(/^Nothing to compact: there is no complete message before the recent part/);
+    expect(say('recent-too-large')).toMatch(/^The context \(20,000 tokens\) is over the compaction limit \(16,384\), and compacting cannot bring it under/);
+  });
 });
