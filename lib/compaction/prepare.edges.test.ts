@@ -130,6 +130,22 @@ describe('damaged or unusual compactions', () => {
     expect(p.force).toBe(true);
   });
 
+  it('over the limit with a huge first request behind bookkeeping: the request is summarised on its own and the rest fits', () => {
+    const b = new TreeBuilder();
+    b.modelChange('openai:gpt-4o');
+    b.user(x(5000), 'u1');
+    b.assistant(x(2000), 'a1');
+    b.user(x(50), 'u2');
+    b.assistant(x(50), 'a2');
+    const settings = S(20_000, { reserveTokens: 2000 });
+    const p = prepareCompaction(b.entries, tokensOf(b.entries), settings, { window: 8000 })!;
+    expect(p.firstKeptEntryId).toBe('a1');
+    expect(p.isSplitTurn).toBe(true);
+    expect(p.turnPrefixMessages.map((i) => i.entryId)).toEqual(['u1']);
+    expect(p.messagesToSummarize).toEqual([]);
+    expect(p.estimatedTokensAfter).toBeLessThanOrEqual(8000 - 2000);
+  });
+
   it('counts that do not match the path are refused', () => {
     const b = new TreeBuilder();
     b.user(x(10), 'u1');
