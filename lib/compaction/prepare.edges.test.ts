@@ -181,3 +181,51 @@ describe('regenerating a compaction that kept nothing (pi writes its own id as t
     expect(p.turnPrefixMessages.map((i) => i.entryId)).toEqual(['u2', 'a2', 't1']);
   });
 });
+
+describe('cut rules the sweeps do not reach', () => {
+  it('a tool result whose call is not on the path (a truncated log) does not stop the cut; it is kept', () => {
+    const b = new TreeBuilder();
+    b.user(x(100), 'u1');
+    b.assistant(x(100), 'a1');
+    b.user(x(100), 'u2');
+    b.assistant(x(100), 'a2');
+    b.user(x(100), 'u3');
+    b.toolResult('lost-call', 'bash', x(300), 'orphan');
+    b.assistant(x(100), 'a3');
+    const p = prepareCompaction(b.entries, tokensOf(b.entries), S(150))!;
+    expect(p).not.toBeNull();
+    expect(p.firstKeptEntryId).toBe('u3');
+    expect(p.messagesToSummarize.map((i) => i.entryId)).toEqual(['u1', 'a1', 'u2', 'a2']);
+  });
+
+  it('a short turn prefix is kept whole only when the window still has room for it', () => {
+    const b = new TreeBuilder();
+    b.user(x(2000), 'u1');
+    b.assistant(x(2000), 'a1');
+    b.user(x(50), 'u2');
+    b.assistant(x(1000), 'a2');
+    b.assistant(x(1000), 'a3');
+    // Without a window the 50-token prefix joins the kept part (see cutPoint.test.ts).
+    expect(prepareCompaction(b.entries, tokensOf(b.entries), S(1800))!.firstKeptEntryId).toBe('u2');
+    // Window 3820, reserve 1000: the kept part may hold 3820 − 1000 − 800 = 2020 tokens; a2 on is 2000, u2 on would be 2050.
+    // (A manual compaction under the limit: the caller's context figure says so.)
+    const p = prepareCompaction(b.entries, tokensOf(b.entries), S(1800, { reserveTokens: 1000 }), { window: 3820, contextTokens: 1000 })!;
+    expect(p.firstKeptEntryId).toBe('a2');
+    expect(p.isSplitTurn).toBe(true);
+    expect(p.tokensKept).toBe(2000);
+  });
+
+  it('forced on a region that is one turn of tool work: keeps from the last assistant message, the rest is the turn prefix', () => {
+    const b = new TreeBuilder();
+    b.user(x(100), 'u1');
+    b.toolCall('bash', { command: 'ls' }, 'c1', 'a1');
+    b.toolResult('c1', 'bash', x(200), 't1');
+    b.toolCall('bash', { command: 'pwd' }, 'c2', 'a2');
+    b.toolResult('c2', 'bash', x(200), 't2');
+    b.assistant(x(100), 'a3');
+    const p = prepareCompaction(b.entries, tokensOf(b.entries), S(10_000), { force: true })!;
+    expect(p.firstKeptEntryId).toBe('a3');
+    expect(p.turnPrefixMessages.map((i) => i.entryId)).toEqual(['u1', 'a1', 't1', 'a2', 't2']);
+    expect(p.tokensKept).toBe(100);
+  });
+});
