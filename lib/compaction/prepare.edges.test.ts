@@ -4,7 +4,7 @@ import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings, type PinEntry, ty
 import { TreeBuilder, textLengthTokens } from '@/lib/testing/builder';
 import { loadSession, pathTokens } from '@/lib/testing/compactionData';
 import { pathTokensFromCounts } from '@/lib/tokens/pathTokens';
-import { contextTokensOf, prepareCompaction, prepareRegeneration, previewCompaction } from './prepare';
+import { contextTokensOf, effectiveKeepRecent, prepareCompaction, prepareRegeneration, previewCompaction, summaryOutputBudget } from './prepare';
 
 /** Preparations around pins, failed replies, damaged pointers and compactions that kept nothing. */
 
@@ -227,5 +227,58 @@ describe('cut rules the sweeps do not reach', () => {
     expect(p.firstKeptEntryId).toBe('a3');
     expect(p.turnPrefixMessages.map((i) => i.entryId)).toEqual(['u1', 'a1', 't1', 'a2', 't2']);
     expect(p.tokensKept).toBe(100);
+  });
+});
+
+describe('figures the caller passes in or reads back', () => {
+  function fourTurns() {
+    const b = new TreeBuilder();
+    for (const t of [1, 2, 3, 4]) {
+      b.user(x(1000), `u${t}`);
+      b.assistant(x(1000), `a${t}`);
+    }
+    return b;
+  }
+
+  it('tokens every request carries count in the context before and after, and leave less room for the kept part', () => {
+    const b = fourTurns();
+    const plain = prepareCompaction(b.entries, tokensOf(b.entries), S(2000))!;
+    const withRequest = prepareCompaction(b.entries, tokensOf(b.entries), S(2000), { requestTokens: 700 })!;
+    expect(withRequest.tokensBefore).toBe(plain.tokensBefore + 700);
+    expect(withRequest.estimatedTokensAfter).toBe(plain.estimatedTokensAfter + 700);
+    // Window 12 000, reserve 2000: the kept part may hold 10 000 − 1600 = 8400 without the request, 8400 − 4000 with it.
+    const settings = S(20_000, { reserveTokens: 2000 });
+    expect(effectiveKeepRecent(settings, { window: 12_000 })).toBe(8400);
+    expect(effectiveKeepRecent(settings, { window: 12_000, requestTokens: 4000 })).toBe(4400);
+    const p = prepareCompaction(b.entries, tokensOf(b.entries), settings, { window: 12_000, requestTokens: 4000 })!;
+    expect(p.tokensKept).toBeLessThanOrEqual(4400);
+    expect(p.estimatedTokensAfter).toBeLessThanOrEqual(12_000 - 2000);
+  });
+
+  it('keep-recent is a whole, non-negative number of tokens; the summary budget never below 256', () => {
+    expect(effectiveKeepRecent(S(1000), { keepRecentTokens: -50 })).toBe(0);
+    expect(effectiveKeepRecent(S(1000), { keepRecentTokens: 99.7 })).toBe(99);
+    expect(summaryOutputBudget({ reserveTokens: 100 })).toBe(256);
+    expect(summaryOutputBudget({ reserveTokens: 16_384 })).toBe(13_107);
+  });
+
+  it('file lists of the previous summary and of branch summaries in the span are carried', () => {
+    const b = new TreeBuilder();
+    b.user(x(100), 'u1');
+    b.assistant(x(100), 'a1');
+    const cmp = b.compaction(x(50), 'a1', 400, 'cmp');
+    cmp.details = { readFiles: ['/old/read.ts'], modifiedFiles: ['/old/mod.ts'], summarizer: { kind: 'extractive' } };
+    const bs = b.branchSummary(x(100), 'a1', 'bs');
+    bs.details = { readFiles: ['/branch/read.ts'], modifiedFiles: [], summarizer: { kind: 'extractive' } };
+    b.user(x(100), 'u2');
+    b.assistant(x(100), 'a2');
+    b.user(x(100), 'u3');
+    b.assistant(x(100), 'a3');
+    const p = prepareCompaction(b.entries, tokensOf(b.entries), S(150))!;
+    expect(p.messagesToSummarize.map((i) => i.entryId)).toEqual(['a1', 'bs', 'u2', 'a2']);
+    expect(p.fileOps).toEqual({ readFiles: ['/branch/read.ts', '/old/read.ts'], modifiedFiles: ['/old/mod.ts'] });
+    // The preview counts what the kept part and the summary in effect hold.
+    const pv = previewCompaction(b.entries, tokensOf(b.entries), S(150));
+    expect(pv).toMatchObject({ ok: true, summarize: { firstEntryId: 'a1' }, keep: { firstEntryId: 'u3' }, previousSummary: { entryId: 'cmp', tokens: 50 }, readFiles: 2, modifiedFiles: 1 });
   });
 });
