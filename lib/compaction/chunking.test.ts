@@ -119,20 +119,24 @@ describe('chunked summaries fit a small summarizer window', () => {
 });
 
 describe('planner limits', () => {
-  const { path } = loadSession('sweTraj');
-  const prep = prepareCompaction(path, pathTokens(path), { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 2000 })!;
+  // Prepared inside each test, not when the file is collected: code run at collection counts as
+  // module-level for mutation testing, which then reruns every test for each of its mutants.
+  const preparation = () => {
+    const { path } = loadSession('sweTraj');
+    return prepareCompaction(path, pathTokens(path), { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 2000 })!;
+  };
 
   it('refuses a window too small for the prompt itself', () => {
-    expect(() => planSummary(prep, { window: 600, maxOutputTokens: 100, countText })).toThrow(SummaryPlanError);
+    expect(() => planSummary(preparation(), { window: 600, maxOutputTokens: 100, countText })).toThrow(SummaryPlanError);
   });
 
   it('caps the output budget at a quarter of the window', () => {
-    const plan = planSummary(prep, { window: WINDOW, maxOutputTokens: 50_000, countText });
+    const plan = planSummary(preparation(), { window: WINDOW, maxOutputTokens: 50_000, countText });
     expect(plan.maxOutputTokens).toBe(1000);
   });
 
   it('a previous summary too large for the window is cut, with a warning', () => {
-    const big = { ...prep, previousSummary: 'Earlier: ' + 'fact '.repeat(6000) };
+    const big = { ...preparation(), previousSummary: 'Earlier: ' + 'fact '.repeat(6000) };
     const plan = planSummary(big, { window: WINDOW, maxOutputTokens: 1000, countText });
     expect(plan.warnings.join(' ')).toMatch(/previous summary was cut/);
     expect(countText(plan.previousSummary!)).toBeLessThan(WINDOW / 2);

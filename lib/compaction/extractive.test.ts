@@ -19,7 +19,8 @@ function userTexts(entries: readonly SessionEntry[]): string[] {
   return entries.flatMap((e) => (e.type === 'message' && e.message.role === 'user' ? [e.message.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n').trim()] : [])).filter(Boolean);
 }
 
-describe('extractive summary v2 on the pi session', async () => {
+/** The pi session's default compaction, summarised without a model. Run inside each test, not at collection (see chunking.test.ts). */
+async function piSummary() {
   const messages = loadSession('piV1').path.filter((e) => e.type === 'message');
   const prep = prepareCompaction(messages, pathTokens(messages), DEFAULT_COMPACTION_SETTINGS)!;
   const ids = new Set([...prep.messagesToSummarize, ...prep.turnPrefixMessages].map((i) => i.entryId));
@@ -28,8 +29,12 @@ describe('extractive summary v2 on the pi session', async () => {
   const summary = (await compact(prep, { kind: 'extractive' }))!.summary;
   const body = stripFileFooter(summary);
   const users = userTexts(span);
+  return { prep, span, spanTokens, summary, body, users };
+}
 
-  it('uses the budget it has (at least 90 % of it) and still compresses the span by more than 95 %', () => {
+describe('extractive summary v2 on the pi session', () => {
+  it('uses the budget it has (at least 90 % of it) and still compresses the span by more than 95 %', async () => {
+    const { spanTokens, body, summary } = await piSummary();
     const budget = extractiveBudgetChars(summaryOutputBudget(DEFAULT_COMPACTION_SETTINGS), spanTokens);
     expect(budget).toBe(24_000);
     expect(body.length).toBeGreaterThanOrEqual(budget * 0.9);
@@ -37,7 +42,8 @@ describe('extractive summary v2 on the pi session', async () => {
     expect(1 - countText(summary) / spanTokens).toBeGreaterThan(0.95);
   });
 
-  it('names every user request of the span (verbatim while the budget lasts, newest first; then the first line)', () => {
+  it('names every user request of the span (verbatim while the budget lasts, newest first; then the first line)', async () => {
+    const { users, body } = await piSummary();
     expect(users.length).toBeGreaterThan(60);
     const text = norm(body);
     for (const u of users) expect(text).toContain(norm(u.split('\n').find((l) => l.trim())!).slice(0, 150));
@@ -47,14 +53,16 @@ describe('extractive summary v2 on the pi session', async () => {
     expect(verbatim).toContain(users.at(-1));
   });
 
-  it('the first request is the goal, the latest requests are the next steps', () => {
+  it('the first request is the goal, the latest requests are the next steps', async () => {
+    const { users, body } = await piSummary();
     const goal = /## Goal \(the first request\)\n([\s\S]*?)\n\n## /.exec(body)![1]!;
     expect(goal).toContain(`> ${users[0]!.split('\n')[0]}`);
     const next = /## Next steps[^\n]*\n([\s\S]*?)\n\n## /.exec(body)![1]!;
     expect(next).toContain(`> ${users.at(-1)!.split('\n')[0]}`);
   });
 
-  it('errors once each, by the line that says what went wrong, not "exit code 1" again and again', () => {
+  it('errors once each, by the line that says what went wrong, not "exit code 1" again and again', async () => {
+    const { span, body } = await piSummary();
     const errors = /## Errors seen[^\n]*\n([\s\S]*?)\n\n## /.exec(body)![1]!.split('\n');
     expect(new Set(errors).size).toBe(errors.length);
     expect(errors.filter((l) => /^- `bash`: Command exited with code 1/.test(l))).toHaveLength(0);
@@ -65,7 +73,8 @@ describe('extractive summary v2 on the pi session', async () => {
     expect(body).toContain(tsLine.trim().slice(0, 120));
   });
 
-  it('commands with their outcome; files read and modified', () => {
+  it('commands with their outcome; files read and modified', async () => {
+    const { prep, body, summary } = await piSummary();
     const commands = /## Commands run[^\n]*\n([\s\S]*?)\n\n## /.exec(body)![1]!;
     // The check failed on type errors several times before it passed: the summary says so, with the error.
     expect(commands).toMatch(/npm run check 2>&1` \(×\d+\) → ok; failed \d+× before, last: [^\n]*error TS\d+: /);

@@ -126,7 +126,20 @@ function describe(input: ExtractiveInput, records: readonly UserMessageRecord[],
   const out = users ? `${body}\n\n${users}` : body;
   if (out.length <= max) return out;
   // A budget too small for the sections: their middle goes, the label stays.
-  return `${label}\n\n${truncateMiddle(out.slice(label.length).trim(), Math.max(0, max - label.length - 2), 'of the extractive summary cut for space')}`;
+  return `${label}\n\n${truncateWithin(out.slice(label.length).trim(), max - label.length - 2, 'of the extractive summary cut for space')}`;
+}
+
+/**
+ * truncateMiddle with its marker counted: at most `max` characters in all,
+ * because maxChars is a bound the compaction's size estimate relies on.
+ */
+function truncateWithin(text: string, max: number, why: string): string {
+  let keep = Math.max(0, max);
+  for (;;) {
+    const t = truncateMiddle(text, keep, why);
+    if (t.length <= max || keep === 0) return t;
+    keep = Math.max(0, keep - (t.length - max));
+  }
 }
 
 function layout(input: ExtractiveInput, records: readonly UserMessageRecord[], f: Facts, opts: Required<Pick<ExtractiveOptions, 'maxChars'>> & ExtractiveOptions, label: string, scale: number): string {

@@ -29,11 +29,17 @@ const broken = (name: string): CompactionHooks & BranchSummaryHooks => ({
 });
 
 describe('a throwing before-compaction hook is reported and skipped', () => {
-  const { path } = loadSession('piV1');
-  const sub = path.slice(0, path.findIndex((e) => e.id === 'pi-669'));
-  const prep = prepareCompaction(sub, pathTokens(sub), DEFAULT_COMPACTION_SETTINGS)!;
+  // Prepared inside each test, not when the file is collected: code run at collection counts as
+  // module-level for mutation testing, which then reruns every test for each of its mutants.
+  const setup = () => {
+    const { path } = loadSession('piV1');
+    const sub = path.slice(0, path.findIndex((e) => e.id === 'pi-669'));
+    const prep = prepareCompaction(sub, pathTokens(sub), DEFAULT_COMPACTION_SETTINGS)!;
+    return { prep };
+  };
 
   it('real pi session, model engine: the default summary runs, the error reaches onHookError and the result warns', async () => {
+    const { prep } = setup();
     const { model, calls } = scriptedModel(() => '## Goal\nkeep going');
     const onHookError = vi.fn();
     const r = await compact(prep, { kind: 'model', summarizer: languageModelSummarizer(model), plan: planSummary(prep, { window: 128_000, maxOutputTokens: 4000, countText }) }, { hooks: broken('memory-ext'), onHookError });
@@ -47,6 +53,7 @@ describe('a throwing before-compaction hook is reported and skipped', () => {
   });
 
   it('extractive engine: a later hook still cancels or supplies after an earlier one threw', async () => {
+    const { prep } = setup();
     const supplied = await compact(prep, { kind: 'extractive' }, { hooks: [broken('first'), { name: 'second', beforeCompact: () => ({ summary: 'FROM SECOND' }) }] });
     expect(supplied!.summary).toBe('FROM SECOND');
     expect(supplied!.details.summarizer).toEqual({ kind: 'hook', name: 'second' });
@@ -58,6 +65,7 @@ describe('a throwing before-compaction hook is reported and skipped', () => {
   });
 
   it('an abort raised inside a hook is still an abort, not a skipped hook', async () => {
+    const { prep } = setup();
     const ctl = new AbortController();
     const hook: CompactionHooks = {
       beforeCompact: () => {
@@ -71,12 +79,18 @@ describe('a throwing before-compaction hook is reported and skipped', () => {
 });
 
 describe('a throwing before-branch-summary hook is reported and skipped', () => {
-  const { path } = loadSession('piV1');
-  // The first 120 entries of the real session, standing in for a branch the user left.
-  const branch = path.slice(0, 120).filter((e) => e.type === 'message');
-  const prep = prepareBranchSummary(branch, { tokensOf: entryTokens, budget: 0 })!;
+  // Prepared inside each test, not when the file is collected: code run at collection counts as
+  // module-level for mutation testing, which then reruns every test for each of its mutants.
+  const setup = () => {
+    const { path } = loadSession('piV1');
+    // The first 120 entries of the real session, standing in for a branch the user left.
+    const branch = path.slice(0, 120).filter((e) => e.type === 'message');
+    const prep = prepareBranchSummary(branch, { tokensOf: entryTokens, budget: 0 })!;
+    return { prep };
+  };
 
   it('real pi session: the branch summary is written by the engine, the error reported', async () => {
+    const { prep } = setup();
     const { model, calls } = scriptedModel(() => 'Branch: tried things');
     const onHookError = vi.fn();
     const plan = planBranchSummary(prep, { window: 128_000, maxOutputTokens: 4000, countText });

@@ -162,13 +162,19 @@ describe('previous compactions in the real pi session', () => {
 });
 
 describe('file tracking on the pi session', () => {
-  const { path } = loadSession('piV1');
-  const cutAt = path.findIndex((e) => e.id === 'pi-669');
-  const sub = path.slice(0, cutAt);
-  const p = prepareCompaction(sub, pathTokens(sub), DEFAULT_COMPACTION_SETTINGS)!;
-  const ROOT = '/Users/badlogic/workspaces/pi-mono/packages';
+  // Prepared inside each test, not when the file is collected: code run at collection counts as
+  // module-level for mutation testing, which then reruns every test for each of its mutants.
+  const setup = () => {
+    const { path } = loadSession('piV1');
+    const cutAt = path.findIndex((e) => e.id === 'pi-669');
+    const sub = path.slice(0, cutAt);
+    const p = prepareCompaction(sub, pathTokens(sub), DEFAULT_COMPACTION_SETTINGS)!;
+    const ROOT = '/Users/badlogic/workspaces/pi-mono/packages';
+    return { sub, p, ROOT };
+  };
 
   it('lists real paths read and modified before the cut', () => {
+    const { p, ROOT } = setup();
     expect(p.fileOps.modifiedFiles).toContain(`${ROOT}/coding-agent/src/core/sdk.ts`);
     expect(p.fileOps.modifiedFiles).toContain(`${ROOT}/coding-agent/CHANGELOG.md`);
     expect(p.fileOps.readFiles).toContain(`${ROOT}/coding-agent/src/main.ts`);
@@ -176,6 +182,7 @@ describe('file tracking on the pi session', () => {
   });
 
   it('a file read and then edited is listed as modified only', () => {
+    const { p, ROOT } = setup();
     // sdk.ts is read at pi-8 and edited at pi-54 in the real session.
     const sdk = `${ROOT}/coding-agent/src/core/sdk.ts`;
     expect(p.fileOps.readFiles).not.toContain(sdk);
@@ -183,6 +190,7 @@ describe('file tracking on the pi session', () => {
   });
 
   it('matches an independent scan of the summarised tool calls', () => {
+    const { sub, p } = setup();
     const read = new Set<string>();
     const modified = new Set<string>();
     for (let i = 0; i < p.firstKeptIndex; i++) {

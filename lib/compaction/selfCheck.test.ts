@@ -11,12 +11,15 @@ import { SELF_CHECK_UNCHANGED } from './prompts';
 /** Issue 17, item 12: the optional self-check pass, on a real region of the pi session. */
 
 const messages = loadSession('piV1').path.filter((e) => e.type === 'message').slice(0, 80);
-const base = prepareCompaction(messages, pathTokens(messages), { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 1000 })!;
+// Prepared inside each test, not when the file is collected: code run at collection counts as
+// module-level for mutation testing, which then reruns every test for each of its mutants.
+const preparation = () => prepareCompaction(messages, pathTokens(messages), { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 1000 })!;
 const FIRST = '## Goal\nWork on the pi issue.\n\n## Next Steps\n1. Continue.';
 const isCheck = (prompt: string) => prompt.includes('Check it critically against the transcript');
 
 function run(reply: (prompt: string) => string, selfCheck: boolean | undefined) {
   const { model, calls } = scriptedModel(({ prompt }) => reply(prompt));
+  const base = preparation();
   const prep = { ...base, settings: { ...base.settings, ...(selfCheck !== undefined ? { selfCheck } : {}) } };
   const plan = planSummary(prep, { window: 128_000, maxOutputTokens: 4000, countText });
   return { calls, result: compact(prep, { kind: 'model', summarizer: languageModelSummarizer(model), plan }, { countTokens: countText }) };
@@ -24,19 +27,22 @@ function run(reply: (prompt: string) => string, selfCheck: boolean | undefined) 
 
 describe('self-check pass', () => {
   // A fact from the transcript for the patch to add.
-  const path = base.fileOps.readFiles[0] ?? base.fileOps.modifiedFiles[0]!;
+  const fileOf = () => {
+    const { fileOps } = preparation();
+    return fileOps.readFiles[0] ?? fileOps.modifiedFiles[0]!;
+  };
 
   it('off by default: one request, no self-check recorded', async () => {
     expect(DEFAULT_COMPACTION_SETTINGS.selfCheck).toBe(false);
     const { calls, result } = run(() => FIRST, undefined);
-    expect(base.settings.selfCheck).toBe(false);
+    expect(preparation().settings.selfCheck).toBe(false);
     const r = (await result)!;
     expect(calls).toHaveLength(1);
     expect(r.details.selfCheck).toBeUndefined();
   });
 
   it('on: a second request sees the transcript and the summary; its patch is used and its cost recorded apart', async () => {
-    const patched = `${FIRST}\n\n## Critical Context\n- Read ${path}`;
+    const patched = `${FIRST}\n\n## Critical Context\n- Read ${fileOf()}`;
     const { calls, result } = run((prompt) => (isCheck(prompt) ? patched : FIRST), true);
     const r = (await result)!;
     expect(calls).toHaveLength(2);

@@ -18,7 +18,8 @@ import type { CompactionPreparation, PlanStep } from './types';
  */
 
 const settings = DEFAULT_COMPACTION_SETTINGS;
-const budget = summaryOutputBudget(settings);
+/** Called where needed, not at collection: code run at collection counts as module-level for mutation testing. */
+const budgetOf = () => summaryOutputBudget(settings);
 /** A summarizer window large enough that the planner does not lower the budget (13,107 tokens here). */
 const SUMMARIZER_WINDOW = 200_000;
 
@@ -49,9 +50,9 @@ describe('split-turn summaries share one budget', () => {
     const preps = splitPreparations(path, windows, stride);
     expect(preps.length).toBeGreaterThan(3);
     for (const { p } of preps) {
-      const plan = planSummary(p, { window: SUMMARIZER_WINDOW, maxOutputTokens: budget, countText });
+      const plan = planSummary(p, { window: SUMMARIZER_WINDOW, maxOutputTokens: budgetOf(), countText });
       expect(plan.turnPrefix.length).toBeGreaterThan(0);
-      expect(maxOut(plan.history) + maxOut(plan.turnPrefix)).toBeLessThanOrEqual(budget);
+      expect(maxOut(plan.history) + maxOut(plan.turnPrefix)).toBeLessThanOrEqual(budgetOf());
     }
   });
 
@@ -60,7 +61,7 @@ describe('split-turn summaries share one budget', () => {
     const preps = splitPreparations(path, [32_768], 5);
     expect(preps.length).toBeGreaterThan(0);
     for (const { p } of preps) {
-      const plan = planSummary(p, { window: SUMMARIZER_WINDOW, maxOutputTokens: budget, countText });
+      const plan = planSummary(p, { window: SUMMARIZER_WINDOW, maxOutputTokens: budgetOf(), countText });
       // Writes far more than any budget; the scripted model stops at maxOutputTokens like a real one.
       const { model, calls } = scriptedModel(() => 'lorem ipsum dolor sit amet, '.repeat(8000));
       const r = (await compact(p, { kind: 'model', summarizer: languageModelSummarizer(model), plan }))!;
@@ -87,7 +88,7 @@ describe('output budgets are whole tokens', () => {
       const p = prepareCompaction(sub, pathTokens(sub), settings, { window: 32_768, requestTokens: 41.37, countText });
       if (!p) continue;
       for (const v of Object.values(p.summaryBudget)) expect(Number.isInteger(v), JSON.stringify(p.summaryBudget)).toBe(true);
-      const plan = planSummary(p, { window: SUMMARIZER_WINDOW, maxOutputTokens: budget, countText });
+      const plan = planSummary(p, { window: SUMMARIZER_WINDOW, maxOutputTokens: budgetOf(), countText });
       for (const step of [...plan.history, ...plan.turnPrefix]) {
         expect(Number.isInteger(step.maxOutputTokens)).toBe(true);
         steps++;

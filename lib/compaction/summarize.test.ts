@@ -173,10 +173,16 @@ describe('split turns', () => {
 });
 
 describe('abort and hooks', () => {
-  const { path } = loadSession('sweTraj');
-  const prep = prepareCompaction(path, pathTokens(path), { ...settings, keepRecentTokens: 3000 })!;
+  // Prepared inside each test, not when the file is collected: code run at collection counts as
+  // module-level for mutation testing, which then reruns every test for each of its mutants.
+  const setup = () => {
+    const { path } = loadSession('sweTraj');
+    const prep = prepareCompaction(path, pathTokens(path), { ...settings, keepRecentTokens: 3000 })!;
+    return { path, prep };
+  };
 
   it('abort mid-summary rejects with an AbortError and produces nothing', async () => {
+    const { prep } = setup();
     const { model } = scriptedModel(() => 'word '.repeat(400), { chunkDelayInMs: 5, deltaChars: 10 });
     const controller = new AbortController();
     const after = vi.fn();
@@ -199,6 +205,7 @@ describe('abort and hooks', () => {
   });
 
   it('an already aborted signal rejects before any request', async () => {
+    const { prep } = setup();
     const { model, calls } = scriptedModel(() => 'x');
     const controller = new AbortController();
     controller.abort();
@@ -207,6 +214,7 @@ describe('abort and hooks', () => {
   });
 
   it('a hook can cancel: no request, null result', async () => {
+    const { prep } = setup();
     const { model, calls } = scriptedModel(() => 'x');
     const before = vi.fn(() => ({ cancel: true as const }));
     const r = await compact(prep, { kind: 'model', summarizer: languageModelSummarizer(model), plan: planSummary(prep, { window: 32_000, maxOutputTokens: 2000, countText }) }, { hooks: { beforeCompact: before } });
@@ -216,6 +224,7 @@ describe('abort and hooks', () => {
   });
 
   it('a hook can supply the summary: no request, summarizer recorded as the hook; after-hooks see the result', async () => {
+    const { prep } = setup();
     const { model, calls } = scriptedModel(() => 'x');
     const seen: CompactionResult[] = [];
     const r = (await compact(prep, { kind: 'model', summarizer: languageModelSummarizer(model), plan: planSummary(prep, { window: 32_000, maxOutputTokens: 2000, countText }) }, {
@@ -239,6 +248,7 @@ describe('abort and hooks', () => {
   });
 
   it('an empty model reply never becomes an empty summary (retried, then the labelled extractive fallback)', async () => {
+    const { prep } = setup();
     const { model } = scriptedModel(() => '   ');
     const r = (await compact(prep, { kind: 'model', summarizer: languageModelSummarizer(model), plan: planSummary(prep, { window: 32_000, maxOutputTokens: 2000, countText }) }))!;
     expect(r.details.fallback?.reason).toBe('empty');
@@ -246,6 +256,7 @@ describe('abort and hooks', () => {
   });
 
   it('usage of all requests is summed into the details', async () => {
+    const { prep } = setup();
     const { model, calls } = scriptedModel(() => 'S');
     const r = (await compact(prep, { kind: 'model', summarizer: languageModelSummarizer(model), plan: planSummary(prep, { window: 32_000, maxOutputTokens: 2000, countText }) }))!;
     expect(calls).toHaveLength(2);

@@ -20,13 +20,17 @@ import type { SummaryEngine } from './produce';
 const { path } = loadSession('piV1');
 // A real region of the pi session: its first 80 messages, compacted with a small keep-recent (a clean cut: one request per attempt).
 const sub = path.filter((e) => e.type === 'message').slice(0, 80);
-const prep = prepareCompaction(sub, pathTokens(sub), { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 1000 })!;
-const spanTokens = prep.tokensSummarized + prep.tokensTurnPrefix + prep.previousSummaryTokens;
+// Prepared inside each test, not when the file is collected: code run at collection counts as
+// module-level for mutation testing, which then reruns every test for each of its mutants.
+function region() {
+  const prep = prepareCompaction(sub, pathTokens(sub), { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 1000 })!;
+  return { prep, spanTokens: prep.tokensSummarized + prep.tokensTurnPrefix + prep.previousSummaryTokens };
+}
 const RETRY_NOTE = 'IMPORTANT: a previous attempt at this summary was rejected';
 
 function engine(reply: Parameters<typeof scriptedModel>[0]) {
   const { model, calls } = scriptedModel(reply);
-  const plan = planSummary(prep, { window: 128_000, maxOutputTokens: 4000, countText });
+  const plan = planSummary(region().prep, { window: 128_000, maxOutputTokens: 4000, countText });
   return { calls, engine: { kind: 'model', summarizer: languageModelSummarizer(model), plan } satisfies SummaryEngine };
 }
 
@@ -34,12 +38,14 @@ const GOOD = '## Goal\nShip the compaction hooks.\n\n## Next Steps\n1. Run the c
 
 describe('a bad model summary is never appended', () => {
   it('the region is a real one: user requests, tool work, a span of thousands of tokens, a clean cut', () => {
+    const { prep, spanTokens } = region();
     expect(prep.messagesToSummarize.filter((i) => i.kind === 'message' && i.message.role === 'user').length).toBeGreaterThanOrEqual(2);
     expect(spanTokens).toBeGreaterThan(5000);
     expect(prep.isSplitTurn).toBe(false);
   });
 
   it('empty twice: retried once, then the extractive fallback, labelled with the model and the reason', async () => {
+    const { prep } = region();
     const { calls, engine: e } = engine(() => '  ');
     const r = (await compact(prep, e, { countTokens: countText }))!;
     expect(calls).toHaveLength(2);
@@ -54,6 +60,7 @@ describe('a bad model summary is never appended', () => {
   });
 
   it('empty once, then a good summary: the retry is used and no fallback is recorded', async () => {
+    const { prep } = region();
     const { calls, engine: e } = engine(({ call }) => (call === 1 ? '' : GOOD));
     const r = (await compact(prep, e, { countTokens: countText }))!;
     expect(calls).toHaveLength(2);
@@ -63,6 +70,7 @@ describe('a bad model summary is never appended', () => {
   });
 
   it('cut off at the output limit: retried with a smaller target; cut off again → fallback (reason "length")', async () => {
+    const { prep } = region();
     const { calls, engine: e } = engine(() => `${GOOD}\n${'detail '.repeat(20_000)}`);
     const r = (await compact(prep, e, { countTokens: countText }))!;
     expect(calls).toHaveLength(2);
@@ -76,6 +84,7 @@ describe('a bad model summary is never appended', () => {
   });
 
   it('larger than what it replaces: retried under the span; a model that follows the note is accepted', async () => {
+    const { prep, spanTokens } = region();
     const { calls, engine: e } = engine(({ prompt }) => (prompt.includes(RETRY_NOTE) ? GOOD : `${GOOD}\n${'padding '.repeat(Math.ceil(spanTokens * 1.2))}`));
     // A cap high enough that the oversized first answer is not cut off: its only flaw is its size.
     e.plan = { ...e.plan, maxOutputTokens: spanTokens * 3, history: e.plan.history.map((s) => ({ ...s, maxOutputTokens: spanTokens * 3 })) };
@@ -90,6 +99,7 @@ describe('a bad model summary is never appended', () => {
   });
 
   it('larger twice → fallback (reason "larger"), and the fallback itself is smaller than the span', async () => {
+    const { prep, spanTokens } = region();
     const { calls, engine: e } = engine(() => `${GOOD}\n${'padding '.repeat(Math.ceil(spanTokens * 1.2))}`);
     e.plan = { ...e.plan, maxOutputTokens: spanTokens * 3, history: e.plan.history.map((s) => ({ ...s, maxOutputTokens: spanTokens * 3 })) };
     const stubborn = { ...e, summarizer: { ...e.summarizer, complete: (req: Parameters<typeof e.summarizer.complete>[0], o: Parameters<typeof e.summarizer.complete>[1]) => e.summarizer.complete({ ...req, maxOutputTokens: spanTokens * 3 }, o) } };
