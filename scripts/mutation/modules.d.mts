@@ -3,3 +3,4 @@ export declare const MODULES: Record<string, { mutate: string[]; tests: string[]
 export declare function mutateGlobs(name: string): string[];
 export declare function testGlobs(name: string): string[];
 export declare function incrementalFile(name: string): string;
+export declare const INSTRUMENTED: Record<string, number>;

@@ -11,9 +11,11 @@ import { exportJsonl } from './jsonl';
 import { declareSizes, zipBomb } from '@/lib/testing/zips';
 
 describe('archive', () => {
-  const sessions = [sampleSnapshot(), ...readChatGpt(readFixture('chatgptExport')).sessions, readPi(readFixture('piV1')).sessions[0]!];
+  // Each test reads for itself: a reader run while the file is collected leaves its mutants without per-test coverage (docs/mutation.md).
+  const readSessions = () => [sampleSnapshot(), ...readChatGpt(readFixture('chatgptExport')).sessions, readPi(readFixture('piV1')).sessions[0]!];
 
   it('holds one native .jsonl per session and an index.json manifest', () => {
+    const sessions = readSessions();
     const zip = exportArchive(sessions, { now: Date.UTC(2025, 0, 1) });
     expect(isZip(zip)).toBe(true);
     const files = unzipSync(zip);
@@ -28,6 +30,7 @@ describe('archive', () => {
   });
 
   it('reads back the same snapshots, also through importBytes', () => {
+    const sessions = readSessions();
     const zip = exportArchive(sessions);
     expect(importArchive(zip).sessions).toStrictEqual(sessions);
     const viaBytes = importBytes(zip, { fileName: 'all.zip' });
@@ -36,6 +39,7 @@ describe('archive', () => {
   });
 
   it('imports a zip without manifest, and names the file of a bad session', () => {
+    const sessions = readSessions();
     const loose = zipSync({ 'b.jsonl': strToU8(exportJsonl(sessions[1]!)), 'a.jsonl': strToU8(exportJsonl(sessions[0]!)) });
     const r = importArchive(loose);
     expect(r.sessions.map((s) => s.meta.id)).toEqual([sessions[0]!.meta.id, sessions[1]!.meta.id]);
@@ -46,6 +50,7 @@ describe('archive', () => {
   });
 
   it('reports a damaged zip as an ImportError', () => {
+    const sessions = readSessions();
     const zip = exportArchive(sessions.slice(0, 1));
     expect(() => importArchive(zip.slice(0, zip.length - 40))).toThrow(ImportError);
   });

@@ -18,17 +18,21 @@ const kept = (conv: Raw) => nodesOf(conv).filter((n) => n.message && !isEmptySys
 describe('ChatGPT tree fixture (chatgpt-tree.json)', () => {
   const text = readFixture('chatgptTree');
   const conv = (JSON.parse(text) as Raw[])[0]!;
-  const result = readChatGpt(text);
-  const s = result.sessions[0]!;
-  const tree = new SessionTree(s.entries);
+  // Each test reads for itself: a reader run while the file is collected leaves its mutants without per-test coverage (docs/mutation.md).
+  const read = () => {
+    const s = readChatGpt(text).sessions[0]!;
+    return { s, tree: new SessionTree(s.entries) };
+  };
 
   it('has 13 mapping nodes; every node with a message becomes an entry with its id', () => {
+    const { s } = read();
     expect(nodesOf(conv)).toHaveLength(13);
     expectWellFormed(s);
     expect(s.entries.map((e) => e.id).sort()).toEqual(kept(conv).map((n) => n.id).sort());
   });
 
   it('keeps both branch points, with their children in the export order', () => {
+    const { tree } = read();
     const rawBranchPoints = nodesOf(conv).filter((n) => n.children.length > 1);
     expect(rawBranchPoints).toHaveLength(2);
     expect(tree.branchPoints().map((e) => e.id).sort()).toEqual(rawBranchPoints.map((n) => n.id).sort());
@@ -37,6 +41,7 @@ describe('ChatGPT tree fixture (chatgpt-tree.json)', () => {
   });
 
   it('opens at current_node, which is a leaf', () => {
+    const { s, tree } = read();
     expect(s.meta.leafId).toBe(conv.current_node);
     expect(tree.children(s.meta.leafId!)).toHaveLength(0);
     const ctx = buildSessionContext(tree, s.meta.leafId);
@@ -45,6 +50,7 @@ describe('ChatGPT tree fixture (chatgpt-tree.json)', () => {
   });
 
   it('marks the interrupted reply', () => {
+    const { s } = read();
     const unfinished = nodesOf(conv).filter((n) => n.message && n.message.status !== 'finished_successfully');
     expect(unfinished).toHaveLength(1);
     const interrupted = s.entries.filter((e) => e.type === 'message' && e.message.role === 'assistant' && e.message.stopReason === 'interrupted');
@@ -52,6 +58,7 @@ describe('ChatGPT tree fixture (chatgpt-tree.json)', () => {
   });
 
   it('sets title, times (seconds → ms), model', () => {
+    const { s } = read();
     expect(s.meta.title).toBe(conv.title);
     expect(s.meta.createdAt).toBe(Math.round((conv.create_time as number) * 1000));
     const first = nodesOf(conv).find((n) => role(n) === 'user')!;
@@ -64,9 +71,10 @@ describe('ChatGPT tree fixture (chatgpt-tree.json)', () => {
 describe('ChatGPT export fixture (chatgpt-export.json)', () => {
   const text = readFixture('chatgptExport');
   const convs = JSON.parse(text) as Raw[];
-  const result = readChatGpt(text, { fileName: 'conversations.json' });
+  const read = () => readChatGpt(text, { fileName: 'conversations.json' });
 
   it('gives one session per conversation', () => {
+    const result = read();
     expect(convs).toHaveLength(2);
     expect(result.sessions).toHaveLength(2);
     result.sessions.forEach((s, i) => {
@@ -81,6 +89,7 @@ describe('ChatGPT export fixture (chatgpt-export.json)', () => {
   });
 
   it('maps browser tool use: calls for recipient ≠ all, results for tool messages, all paired', () => {
+    const result = read();
     const s = result.sessions[0]!;
     const nodes = nodesOf(convs[0]!);
     const calls = nodes.filter((n) => role(n) === 'assistant' && n.message!.recipient !== 'all');
@@ -96,6 +105,7 @@ describe('ChatGPT export fixture (chatgpt-export.json)', () => {
   });
 
   it('turns tether_browsing_display and tether_quote into readable text', () => {
+    const result = read();
     const s = result.sessions[0]!;
     const nodes = nodesOf(convs[0]!);
     for (const type of ['tether_browsing_display', 'tether_quote']) {

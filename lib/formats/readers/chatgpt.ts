@@ -185,7 +185,7 @@ class ConversationConverter {
       let parts: AssistantContent[];
       if (type === 'thoughts' || type === 'reasoning_recap') parts = [{ type: 'thinking', thinking: this.contentText(content) }];
       else if (type === 'code') parts = [textPart('```' + (str(content.language) ?? '').replace(/[^\w+-]/g, '').replace(/^unknown$/, '') + '\n' + (str(content.text) ?? '') + '\n```')];
-      else parts = this.richParts(content).map((p) => (p.type === 'image' ? textPart(`[image ${p.url ?? ''}]`.trim()) : textPart(resolveCitations(p.text, meta))));
+      else parts = this.richParts(content).map((p) => (p.type === 'image' ? textPart(p.url ? `[image ${p.url}]` : '[image]') : textPart(resolveCitations(p.text, meta))));
       return { kind: 'message', message: compact({ ...base, content: parts, stopReason }) };
     }
     if (role === 'tool') {

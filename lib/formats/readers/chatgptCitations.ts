@@ -34,7 +34,7 @@ function links(sources: readonly Source[]): string {
   for (const s of sources) {
     if (seen.has(s.url) || !/^https?:\/\//i.test(s.url)) continue;
     seen.add(s.url);
-    parts.push(`[${host(s.url).replace(/[[\]]/g, '')}](${s.url.replace(/[()\s]/g, (c) => encodeURIComponent(c))})`);
+    parts.push(`[${host(s.url).replace(/[[\]]/g, '')}](${s.url.replace(/[()\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)})`);
   }
   return parts.length ? `(${parts.join(', ')})` : '';
 }

@@ -10,9 +10,11 @@ const text = readFixture('claudeAiExport');
 const convs = JSON.parse(text) as (Raw & { chat_messages: Raw[] })[];
 
 describe('Claude.ai export fixture (conversations.json)', () => {
-  const result = readClaudeAi(text, { fileName: 'conversations.json' });
+  // Each test reads for itself: a reader run while the file is collected leaves its mutants without per-test coverage (docs/mutation.md).
+  const read = () => readClaudeAi(text, { fileName: 'conversations.json' });
 
   it('makes one session per conversation, skipping and counting the empty ones', () => {
+    const result = read();
     const empty = convs.filter((c) => c.chat_messages.length === 0);
     expect(convs).toHaveLength(85);
     expect(empty).toHaveLength(2);
@@ -22,6 +24,7 @@ describe('Claude.ai export fixture (conversations.json)', () => {
   });
 
   it('keeps every message as an entry with its uuid, human → user, assistant → assistant, in one chain', () => {
+    const result = read();
     const total = convs.reduce((n, c) => n + c.chat_messages.length, 0);
     expect(total).toBe(557);
     expect(result.sessions.reduce((n, s) => n + s.entries.length, 0)).toBe(557);
@@ -37,6 +40,7 @@ describe('Claude.ai export fixture (conversations.json)', () => {
   });
 
   it('reads the conversation the publisher left in full: title, text, times', () => {
+    const result = read();
     const conv = convs.find((c) => c.name === 'How Photosynthesis Works')!;
     const s = result.sessions.find((x) => x.meta.title === 'How Photosynthesis Works')!;
     expect(countBy(s.entries)).toEqual({ user: 5, assistant: 5 });

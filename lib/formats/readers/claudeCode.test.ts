@@ -37,11 +37,16 @@ function lastMainUuid(raw: Raw[]): string {
 }
 
 describe.each(['claudeViewer', 'claudeLog'] as const)('Claude Code fixture %s', (name) => {
-  const { raw, result, session } = load(name);
-  const tree = new SessionTree(session.entries);
+  const raw = rawRecords(readFixture(name)).map((r) => r.rec);
+  // Each test reads for itself: a reader run while the file is collected leaves its mutants without per-test coverage (docs/mutation.md).
+  const read = () => {
+    const { result, session } = load(name);
+    return { result, session, tree: new SessionTree(session.entries) };
+  };
   const sidechain = new Set(raw.filter((r) => r.isSidechain === true).map((r) => r.uuid as string));
 
   it('imports every line with a uuid (tool results split per block)', () => {
+    const { result, session } = read();
     expect(result.format).toBe('claude-code');
     expectWellFormed(session);
     expect(session.entries).toHaveLength(expectedEntries(raw));
@@ -52,6 +57,7 @@ describe.each(['claudeViewer', 'claudeLog'] as const)('Claude Code fixture %s', 
   });
 
   it('keeps the uuid tree: same roots and branch points as the file', () => {
+    const { tree } = read();
     const kids = new Map<string, number>();
     for (const r of raw) if (typeof r.parentUuid === 'string') kids.set(r.parentUuid, (kids.get(r.parentUuid) ?? 0) + 1);
     const rawBranchPoints = [...kids].filter(([, n]) => n > 1).map(([id]) => id);
@@ -61,6 +67,7 @@ describe.each(['claudeViewer', 'claudeLog'] as const)('Claude Code fixture %s', 
   });
 
   it('puts the leaf on the main line: last non-sidechain line, no sidechain entry on its path', () => {
+    const { session, tree } = read();
     const leaf = lastMainUuid(raw);
     expect(session.meta.leafId).toBe(leaf);
     const path = tree.pathTo(session.meta.leafId);
@@ -69,12 +76,14 @@ describe.each(['claudeViewer', 'claudeLog'] as const)('Claude Code fixture %s', 
   });
 
   it('pairs every tool result with its tool_use, with the tool name', () => {
+    const { session } = read();
     expectToolResultsPaired(session);
     const names = new Map(raw.flatMap(blocks).filter((b) => b.type === 'tool_use').map((b) => [b.id as string, b.name as string]));
     for (const e of session.entries) if (e.type === 'message' && e.message.role === 'toolResult') expect(e.message.toolName).toBe(names.get(e.message.toolCallId));
   });
 
   it('keeps usage once per API reply (on its last line)', () => {
+    const { session } = read();
     const lastOfReply = new Map<string, Raw>();
     for (const r of raw) if (r.type === 'assistant') lastOfReply.set((r.message as Raw).id as string, r);
     const rawOutput = [...lastOfReply.values()].reduce((s, r) => s + (((r.message as Raw).usage as Raw).output_tokens as number), 0);
@@ -86,11 +95,13 @@ describe.each(['claudeViewer', 'claudeLog'] as const)('Claude Code fixture %s', 
   });
 
   it('recognises compact boundaries (as many compactions as the file has)', () => {
+    const { session } = read();
     const boundaries = raw.filter((r) => r.type === 'system' && r.subtype === 'compact_boundary').length;
     expect(session.entries.filter((e) => e.type === 'compaction')).toHaveLength(boundaries);
   });
 
   it('builds a context along the main path', () => {
+    const { session, tree } = read();
     const ctx = buildSessionContext(tree, session.meta.leafId);
     expect(ctx.items.length).toBeGreaterThan(0);
     expect(ctx.items.every((i) => i.kind === 'message')).toBe(true);
@@ -197,11 +208,14 @@ describe('Claude Code compaction and mixed lines (constructed transcript)', () =
     { type: 'user', uuid: 'u2', parentUuid: 'cs1', timestamp: '2025-01-01T00:00:06Z', message: { role: 'user', content: 'next question' } },
     { type: 'file-history-snapshot', messageId: 'x', snapshot: {} },
   ];
-  const r = readClaudeCode(lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
-  const s = r.sessions[0]!;
-  const byId = new Map<string, SessionEntry>(s.entries.map((e) => [e.id, e]));
+  const readLines = () => {
+    const r = readClaudeCode(lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const s = r.sessions[0]!;
+    return { r, s, byId: new Map<string, SessionEntry>(s.entries.map((e) => [e.id, e])) };
+  };
 
   it('turns compact_boundary + isCompactSummary into one compaction', () => {
+    const { s, byId } = readLines();
     expectWellFormed(s);
     const compactions = s.entries.filter((e): e is CompactionEntry => e.type === 'compaction');
     expect(compactions).toHaveLength(1);
@@ -213,6 +227,7 @@ describe('Claude Code compaction and mixed lines (constructed transcript)', () =
   });
 
   it('splits tool results and trailing text into a chain; children attach to its end', () => {
+    const { s, byId } = readLines();
     expect(byId.get('r1:1')).toMatchObject({ parentId: 'a2', message: { role: 'toolResult', toolCallId: 't1', toolName: 'Read', isError: false } });
     expect(byId.get('r1:2')).toMatchObject({ parentId: 'r1:1', message: { role: 'toolResult', toolCallId: 't2', toolName: 'Grep', isError: true } });
     const img = byId.get('r1:2')!;
@@ -223,6 +238,7 @@ describe('Claude Code compaction and mixed lines (constructed transcript)', () =
   });
 
   it('keeps the usage of a multi-line reply on its last line only, and warns about skipped lines', () => {
+    const { r, s, byId } = readLines();
     const a1 = byId.get('a1')!;
     const a2 = byId.get('a2')!;
     expect(a1.type === 'message' && a1.message.role === 'assistant' && a1.message.usage).toBeUndefined();

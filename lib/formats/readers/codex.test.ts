@@ -22,10 +22,14 @@ function edited(edit: (rec: Raw, line: number) => Raw | null, append: Raw[] = []
 }
 
 describe('Codex CLI rollout fixture', () => {
-  const s = readCodex(text, { fileName: 'rollout-2026-05-11T11-26-55-019e1625.jsonl' }).sessions[0]!;
-  const tree = expectWellFormed(s);
+  // Each test reads for itself: a reader run while the file is collected leaves its mutants without per-test coverage (docs/mutation.md).
+  const read = () => {
+    const s = readCodex(text, { fileName: 'rollout-2026-05-11T11-26-55-019e1625.jsonl' }).sessions[0]!;
+    return { s, tree: expectWellFormed(s) };
+  };
 
   it('takes the session meta: instructions as the system prompt, cwd, id, the model of the turn context', () => {
+    const { s } = read();
     const meta = payloads[0]!;
     expect(s.meta.systemPrompt).toBe((meta.base_instructions as Raw).text);
     expect(s.meta.cwd).toBe(meta.cwd);
@@ -36,6 +40,7 @@ describe('Codex CLI rollout fixture', () => {
   });
 
   it('is one chain: the user prompts as user messages, titled by the first, injected context as notes never sent', () => {
+    const { s, tree } = read();
     expect(tree.roots()).toHaveLength(1);
     expect(tree.branchPoints()).toHaveLength(0);
     const prompts = ofType('user_message').map((p) => p.message as string);
@@ -51,6 +56,7 @@ describe('Codex CLI rollout fixture', () => {
   });
 
   it('pairs every function, custom and web-search call with its result by call_id', () => {
+    const { s } = read();
     const expectedCalls = ofType('function_call').length + ofType('custom_tool_call').length + ofType('web_search_call').length;
     expect(ofType('function_call')).toHaveLength(99);
     expect(calls(s.entries)).toHaveLength(expectedCalls);
@@ -63,12 +69,14 @@ describe('Codex CLI rollout fixture', () => {
   });
 
   it('marks the results of failed commands as errors (exec_command_end exit codes)', () => {
+    const { s } = read();
     const failed = ofType('exec_command_end').filter((p) => p.exit_code !== 0).map((p) => p.call_id);
     expect(failed).toHaveLength(4);
     expect(results(s.entries).filter((r) => r.isError).map((r) => r.toolCallId).sort()).toEqual([...failed].sort());
   });
 
   it('counts the files apply_patch changed as modified', () => {
+    const { s } = read();
     const ops = createFileOps();
     for (const m of assistants(s.entries)) addMessage(ops, m);
     const changed = ofType('patch_apply_end').flatMap((p) => Object.keys(p.changes as Raw));
@@ -77,6 +85,7 @@ describe('Codex CLI rollout fixture', () => {
   });
 
   it('keeps reasoning as (encrypted, so redacted) thinking, merged into the response it belongs to', () => {
+    const { s } = read();
     const thinking = assistants(s.entries).flatMap((m) => m.content.filter((p) => p.type === 'thinking'));
     expect(thinking).toHaveLength(ofType('reasoning').length);
     expect(thinking.every((t) => t.type === 'thinking' && t.redacted)).toBe(true);
@@ -85,6 +94,7 @@ describe('Codex CLI rollout fixture', () => {
   });
 
   it('puts each token_count on the response it follows, cached input as cache reads', () => {
+    const { s } = read();
     const usages = assistants(s.entries).flatMap((m) => (m.usage ? [m.usage] : []));
     const counts = ofType('token_count').map((p) => (p.info as Raw).last_token_usage as Record<string, number>);
     expect(usages).toHaveLength(counts.length);
@@ -95,6 +105,7 @@ describe('Codex CLI rollout fixture', () => {
   });
 
   it('a Codex Desktop rollout (no turn_context, no token_count lines) still imports', () => {
+    const { s } = read();
     const desktop = readCodex(edited((rec) => (rec.type === 'turn_context' || (rec.payload as Raw).type === 'token_count' ? null : rec))).sessions[0]!;
     expectWellFormed(desktop);
     expect(desktop.meta.model).toBeUndefined();
@@ -125,6 +136,7 @@ describe('Codex CLI rollout fixture', () => {
   });
 
   it('turn_aborted marks the last reply of the turn interrupted', () => {
+    const { s } = read();
     const lastTs = raw.at(-1)!.rec.timestamp;
     const aborted = readCodex(edited((rec) => rec, [{ timestamp: lastTs, type: 'event_msg', payload: { type: 'turn_aborted', reason: 'interrupted' } }])).sessions[0]!;
     const last = assistants(aborted.entries).at(-1) as AssistantMessage;

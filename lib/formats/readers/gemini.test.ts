@@ -20,9 +20,11 @@ function asJsonl(messages: Raw[], extra: Raw[] = []): string {
 }
 
 describe('Gemini CLI session fixture (.json)', () => {
-  const s = readGemini(text, { fileName: 'session-2026-03-27T10-19-8a20078e.json' }).sessions[0]!;
+  // Each test reads for itself: a reader run while the file is collected leaves its mutants without per-test coverage (docs/mutation.md).
+  const read = () => readGemini(text, { fileName: 'session-2026-03-27T10-19-8a20078e.json' }).sessions[0]!;
 
   it('has the prompt, three replies, and one result per tool call, paired', () => {
+    const s = read();
     expectWellFormed(s);
     expect(countBy(s.entries)).toEqual({ user: 1, assistant: 3, toolResult: toolCalls.length });
     expect(toolCalls).toHaveLength(7);
@@ -36,6 +38,7 @@ describe('Gemini CLI session fixture (.json)', () => {
   });
 
   it('keeps every thought as thinking and the reply text', () => {
+    const s = read();
     const thinking = assistants(s.entries).flatMap((m) => m.content.filter((p) => p.type === 'thinking'));
     expect(thinking).toHaveLength(39);
     expect(replies.flatMap((m) => m.thoughts as Raw[]).every((t) => thinking.some((p) => p.type === 'thinking' && p.thinking.includes(t.description as string)))).toBe(true);
@@ -44,6 +47,7 @@ describe('Gemini CLI session fixture (.json)', () => {
   });
 
   it('reports usage with cache reads apart and thought tokens as output', () => {
+    const s = read();
     assistants(s.entries).forEach((m, i) => {
       const t = replies[i]!.tokens as Record<string, number>;
       expect(m.usage).toEqual({ input: t.input! - t.cached!, output: t.output! + t.thoughts!, cacheRead: t.cached, totalTokens: t.total });
@@ -52,6 +56,7 @@ describe('Gemini CLI session fixture (.json)', () => {
   });
 
   it('opens on the last reply with the whole conversation in context; title, times and id from the file', () => {
+    const s = read();
     expect(s.meta.leafId).toBe(replies.at(-1)!.id);
     expect(buildSessionContext(s.entries, s.meta.leafId).items).toHaveLength(s.entries.length);
     expect(s.meta.title.startsWith(((doc.messages[0]!.content as Raw[])[0]!.text as string).slice(0, 20))).toBe(true);
@@ -60,9 +65,10 @@ describe('Gemini CLI session fixture (.json)', () => {
 });
 
 describe('Gemini CLI session log (.jsonl)', () => {
-  const fromJson = readGemini(text, { importedAt: 1 }).sessions[0]!;
+  const readFromJson = () => readGemini(text, { importedAt: 1 }).sessions[0]!;
 
   it('reads the same session from the log form, detected and streamed as JSON lines', () => {
+    const fromJson = readFromJson();
     const jsonl = asJsonl(doc.messages);
     const r = importText(jsonl, { fileName: 'session-2026-03-27T10-19-8a20078e.jsonl', importedAt: 1 });
     expect(r.format).toBe('gemini-cli');
@@ -73,6 +79,7 @@ describe('Gemini CLI session log (.jsonl)', () => {
   });
 
   it('a record written again replaces the earlier one; $set renames the session', () => {
+    const fromJson = readFromJson();
     const last = doc.messages.at(-1)!;
     const jsonl = asJsonl(doc.messages.slice(0, -1), [{ ...last, content: 'draft' }, { ...last }, { $set: { summary: 'README split for users' } }]);
     const s = readGemini(jsonl).sessions[0]!;

@@ -18,11 +18,14 @@ describe('LibreChat tree fixture (librechat-tree.json)', () => {
   const text = readFixture('librechatTree');
   const doc = JSON.parse(text) as Raw;
   const flat = flatten(doc.messages as Raw[]);
-  const result = readLibreChat(text);
-  const s = result.sessions[0]!;
-  const tree = new SessionTree(s.entries);
+  // Each test reads for itself: a reader run while the file is collected leaves its mutants without per-test coverage (docs/mutation.md).
+  const read = () => {
+    const s = readLibreChat(text).sessions[0]!;
+    return { s, tree: new SessionTree(s.entries) };
+  };
 
   it('preserves the nested tree: same ids, same parents, same branch points', () => {
+    const { s, tree } = read();
     expectWellFormed(s);
     expect(s.entries).toHaveLength(flat.length);
     const byId = new Map(s.entries.map((e) => [e.id, e]));
@@ -39,6 +42,7 @@ describe('LibreChat tree fixture (librechat-tree.json)', () => {
   });
 
   it('opens on a leaf reached by the last child at each level; meta from the export', () => {
+    const { s, tree } = read();
     expect(tree.children(s.meta.leafId!)).toHaveLength(0);
     let cur = (doc.messages as Raw[])[(doc.messages as Raw[]).length - 1]!;
     while (((cur.children as Raw[] | undefined) ?? []).length) cur = (cur.children as Raw[])[(cur.children as Raw[]).length - 1]!;

@@ -10,9 +10,11 @@ const state = (JSON.parse(text) as Raw).state as { messages: Raw[]; sessions: Ra
 const entryOf = (r: ReturnType<typeof readLobeChat>, id: string) => r.sessions.flatMap((s) => s.entries).find((e) => e.id === id)!;
 
 describe('LobeChat export fixture', () => {
-  const r = readLobeChat(text, { fileName: 'lobechat-sessions.json' });
+  // Each test reads for itself: a reader run while the file is collected leaves its mutants without per-test coverage (docs/mutation.md).
+  const read = () => readLobeChat(text, { fileName: 'lobechat-sessions.json' });
 
   it('makes one session per topic, keeps every message, skips and counts assistants without messages', () => {
+    const r = read();
     const topics = new Set(state.messages.map((m) => `${m.sessionId as string}/${m.topicId as string}`));
     expect(state.messages).toHaveLength(32);
     expect(r.sessions).toHaveLength(topics.size);
@@ -25,6 +27,7 @@ describe('LobeChat export fixture', () => {
   });
 
   it('links replies by parentId and the rest in time order', () => {
+    const r = read();
     for (const m of state.messages) {
       const e = entryOf(r, m.id as string);
       if (m.parentId) expect(e.parentId).toBe(m.parentId);
@@ -35,6 +38,7 @@ describe('LobeChat export fixture', () => {
   });
 
   it('keeps the six errors as failed replies with the provider message, out of the context', () => {
+    const r = read();
     const failed = state.messages.filter((m) => m.error);
     expect(failed).toHaveLength(6);
     for (const m of failed) {
@@ -45,6 +49,7 @@ describe('LobeChat export fixture', () => {
   });
 
   it('makes placeholders of the two attached images, and names each reply’s model and provider', () => {
+    const r = read();
     const withFiles = state.messages.filter((m) => Array.isArray(m.files) && (m.files as unknown[]).length > 0);
     expect(withFiles).toHaveLength(2);
     for (const m of withFiles) expect(entryOf(r, m.id as string)).toMatchObject({ message: { content: [{ type: 'text', text: m.content }, { type: 'image', mimeType: 'image/*' }] } });
@@ -55,11 +60,13 @@ describe('LobeChat export fixture', () => {
   });
 
   it('marks the reply that never arrived (LobeChat’s "..." placeholder, no error) as interrupted, without content', () => {
+    const r = read();
     const waiting = state.messages.find((m) => m.role === 'assistant' && m.content === '...' && !m.error)!;
     expect(entryOf(r, waiting.id as string)).toMatchObject({ message: { content: [], stopReason: 'interrupted' } });
   });
 
   it('takes the agent’s system role and name for its topic', () => {
+    const r = read();
     const topic = state.topics.find((t) => t.sessionId !== 'inbox')!;
     const agent = state.sessions.find((s) => s.id === topic.sessionId)!;
     const s = r.sessions.find((x) => x.meta.source!.originalId === topic.id)!;

@@ -12,9 +12,11 @@ const chat = JSON.parse(text) as Raw & { history: { currentId: string; messages:
 const msgs = Object.values(chat.history.messages);
 
 describe('Open WebUI chat fixture (a bare chat object)', () => {
-  const s = readOpenWebUi(text).sessions[0]!;
+  // Each test reads for itself: a reader run while the file is collected leaves its mutants without per-test coverage (docs/mutation.md).
+  const read = () => readOpenWebUi(text).sessions[0]!;
 
   it('keeps the history tree with its ids, opened at currentId', () => {
+    const s = read();
     expectWellFormed(s);
     expect(s.entries.map((e) => e.id)).toEqual(msgs.map((m) => m.id));
     expect(s.entries.map((e) => e.parentId)).toEqual(msgs.map((m) => m.parentId));
@@ -23,6 +25,7 @@ describe('Open WebUI chat fixture (a bare chat object)', () => {
   });
 
   it('takes text as written (SQL-doubled apostrophes included), model, usage, times in seconds, title', () => {
+    const s = read();
     const [user, reply] = msgs as [Raw, Raw];
     expect(s.entries[0]).toMatchObject({ message: { content: [{ type: 'text', text: user.content }] }, timestamp: (user.timestamp as number) * 1000 });
     const usage = reply.usage as Record<string, number>;

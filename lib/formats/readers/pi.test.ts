@@ -11,8 +11,11 @@ const raw = rawRecords(text);
 const header = raw[0]!.rec;
 const records = raw.slice(1).map((r) => r.rec);
 const msg = (r: Raw) => r.message as Raw;
-const result = readPi(text, { fileName: 'compact.jsonl' });
-const session = result.sessions[0]!;
+// Each test reads for itself: a reader run while the file is collected leaves its mutants without per-test coverage (docs/mutation.md).
+const read = () => {
+  const result = readPi(text, { fileName: 'compact.jsonl' });
+  return { result, session: result.sessions[0]! };
+};
 
 describe('pi v1 fixture (badlogic_pi-mono_compact.jsonl)', () => {
   it('is a v1 file: header without version, records without ids', () => {
@@ -22,6 +25,7 @@ describe('pi v1 fixture (badlogic_pi-mono_compact.jsonl)', () => {
   });
 
   it('imports one entry per record, including both records of the concatenated line', () => {
+    const { result, session } = read();
     expect(result.sessions).toHaveLength(1);
     expect(session.entries).toHaveLength(records.length);
     const perLine = new Map<number, number>();
@@ -32,6 +36,7 @@ describe('pi v1 fixture (badlogic_pi-mono_compact.jsonl)', () => {
   });
 
   it('counts entries per kind as in the file (bashExecution becomes a user message)', () => {
+    const { session } = read();
     const roles = (role: string) => records.filter((r) => r.type === 'message' && msg(r).role === role).length;
     expect(countBy(session.entries)).toEqual({
       user: roles('user') + roles('bashExecution'),
@@ -42,6 +47,7 @@ describe('pi v1 fixture (badlogic_pi-mono_compact.jsonl)', () => {
   });
 
   it('is one chain (v1: each parent is the previous record), leaf = last record', () => {
+    const { session } = read();
     const tree = expectWellFormed(session);
     expect(tree.roots()).toHaveLength(1);
     expect(tree.branchPoints()).toHaveLength(0);
@@ -50,6 +56,7 @@ describe('pi v1 fixture (badlogic_pi-mono_compact.jsonl)', () => {
   });
 
   it('recognises both compactions with their tokensBefore and maps firstKeptEntryIndex to the right entry', () => {
+    const { session } = read();
     const rawCompactions = records.filter((r) => r.type === 'compaction');
     const compactions = session.entries.filter((e): e is CompactionEntry => e.type === 'compaction');
     expect(compactions.map((c) => c.tokensBefore)).toEqual(rawCompactions.map((r) => r.tokensBefore));
@@ -73,6 +80,7 @@ describe('pi v1 fixture (badlogic_pi-mono_compact.jsonl)', () => {
   });
 
   it('gives a context at the leaf that starts with the compaction summary', () => {
+    const { session } = read();
     const ctx = buildSessionContext(session.entries, session.meta.leafId);
     const last = session.entries.filter((e) => e.type === 'compaction').pop()!;
     expect(ctx.items[0]).toMatchObject({ kind: 'compactionSummary', entryId: last.id, tokensBefore: 131140 });
@@ -85,6 +93,7 @@ describe('pi v1 fixture (badlogic_pi-mono_compact.jsonl)', () => {
   });
 
   it('pairs every tool result with a call on its path, keeps images as image parts', () => {
+    const { session } = read();
     expect(expectToolResultsPaired(session)).toBe(records.filter((r) => r.type === 'message' && msg(r).role === 'toolResult').length);
     const rawImages = records.flatMap((r) => (r.type === 'message' && Array.isArray(msg(r).content) ? (msg(r).content as Raw[]) : [])).filter((b) => b.type === 'image');
     const images = allParts(session).filter((p): p is ImagePart => p.type === 'image');
@@ -98,6 +107,7 @@ describe('pi v1 fixture (badlogic_pi-mono_compact.jsonl)', () => {
   });
 
   it('maps assistant usage, model and stop reasons', () => {
+    const { session } = read();
     const rawAssistants = records.filter((r) => r.type === 'message' && msg(r).role === 'assistant').map(msg);
     const assistants = session.entries.flatMap((e) => (e.type === 'message' && e.message.role === 'assistant' ? [e.message] : []));
     assistants.forEach((a, i) => {
@@ -111,6 +121,7 @@ describe('pi v1 fixture (badlogic_pi-mono_compact.jsonl)', () => {
   });
 
   it('marks the user shell command as such', () => {
+    const { session } = read();
     const bash = records.find((r) => r.type === 'message' && msg(r).role === 'bashExecution')!;
     const i = records.indexOf(bash);
     const e = session.entries[i]!;
@@ -121,6 +132,7 @@ describe('pi v1 fixture (badlogic_pi-mono_compact.jsonl)', () => {
   });
 
   it('sets meta from the header and the file', () => {
+    const { session } = read();
     expect(session.meta.cwd).toBe(header.cwd);
     expect(session.meta.createdAt).toBe(Date.parse(header.timestamp as string));
     expect(session.meta.source).toMatchObject({ format: 'pi', fileName: 'compact.jsonl', originalId: header.id });
@@ -129,6 +141,7 @@ describe('pi v1 fixture (badlogic_pi-mono_compact.jsonl)', () => {
   });
 
   it('derives the same entry ids on a second import', () => {
+    const { session } = read();
     const again = readPi(text).sessions[0]!;
     expect(again.entries.map((e) => e.id)).toEqual(session.entries.map((e) => e.id));
     expect(again.meta.source?.hash).toBe(session.meta.source?.hash);
@@ -157,11 +170,13 @@ describe('pi v2/v3 records', () => {
     { type: 'session_info', id: 'si', parentId: 'cm', timestamp: '2025-01-01T00:00:11.000Z', name: 'Named session' },
     { type: 'future_thing', id: 'ft', parentId: 'si', timestamp: '2025-01-01T00:00:12.000Z', payload: [1, 2] },
   ];
-  const r = readPi(v3.map((o) => JSON.stringify(o)).join('\n'));
-  const s = r.sessions[0]!;
-  const byId = new Map(s.entries.map((e) => [e.id, e]));
+  const readV3 = () => {
+    const s = readPi(v3.map((o) => JSON.stringify(o)).join('\n')).sessions[0]!;
+    return { s, byId: new Map(s.entries.map((e) => [e.id, e])) };
+  };
 
   it('keeps ids and parents, leaf = last record, title from session_info', () => {
+    const { s } = readV3();
     expectWellFormed(s);
     expect(s.entries.map((e) => [e.id, e.parentId])).toEqual(v3.slice(1).map((o) => [o.id, o.parentId]));
     expect(s.meta.leafId).toBe('ft');
@@ -169,6 +184,7 @@ describe('pi v2/v3 records', () => {
   });
 
   it('maps what maps and keeps the rest as custom entries', () => {
+    const { s, byId } = readV3();
     expect(byId.get('m1')).toMatchObject({ type: 'model_change', model: 'openai:gpt-4o' });
     expect(byId.get('t1')).toMatchObject({ type: 'custom', customType: 'pi:thinking_level_change', data: { thinkingLevel: 'high' } });
     expect(byId.get('k1')).toMatchObject({ type: 'compaction', firstKeptEntryId: 'a1', tokensBefore: 500, details: { readFiles: ['x'], modifiedFiles: [], summarizer: { kind: 'imported', source: 'pi' } } });
