@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { assistantMessages, chatTurn, expect, isPhone, mock, newSession, openApp, openDrawer, setCompactionDefaults, test, userMessages, waitIdle } from './support/fixtures';
+import { animationsDone } from './support/settle';
 import { SHOWCASE_SUMMARY, SHOWCASE_TURNS } from './support/showcase';
 
 /**
@@ -19,8 +20,8 @@ interface Finding {
 }
 
 async function audit(page: Page, view: string, found: Finding[], counts: Record<string, number>) {
-  // Let transitions (drawer, tooltips) settle so the audit sees the view as it rests.
-  await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+  // Transitions (drawer, tooltips) finished, so the audit sees the view as it rests.
+  await animationsDone(page);
   const result = await new AxeBuilder({ page }).analyze();
   for (const v of result.violations) {
     counts[v.impact ?? 'unknown'] = (counts[v.impact ?? 'unknown'] ?? 0) + v.nodes.length;

@@ -3,6 +3,8 @@ import { exportArchive, exportJsonl } from '@/lib/formats';
 import type { SessionSnapshot } from '@/lib/session/types';
 import { generateSession, Rng, sentence } from '@/lib/testing/generate';
 import { expect, mock, openApp, test } from './support/fixtures';
+import { mainThreadSettled } from './support/settle';
+import { pathMessagesWithoutTokens } from './support/storage';
 
 /**
  * Performance budgets on a generated large profile, as ratios against a baseline measured in the same test
@@ -105,8 +107,9 @@ test('thousands of sessions and long replies: typing and streaming stay within b
   await page.getByLabel('Import file').setInputFiles({ name: 'big.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(bigSession()) });
   await expect(page.getByText(/Imported 1 session/)).toBeVisible({ timeout: 60_000 });
   await expect(page.getByRole('meter', { name: 'Context' })).toHaveAttribute('aria-valuenow', /\d+/, { timeout: 30_000 });
-  // Let the first count of the session (worker) and the storing of its token caches settle.
-  await page.waitForTimeout(3000);
+  // Until the first count of the session (worker) has stored its token caches and the page is quiet again.
+  await expect.poll(() => pathMessagesWithoutTokens(page), { timeout: 60_000 }).toBe(0);
+  await mainThreadSettled(page, 1000);
   await installLongTasks(page);
   const box = page.getByRole('textbox', { name: 'Message' });
 
@@ -131,7 +134,8 @@ test('thousands of sessions and long replies: typing and streaming stay within b
   await page.getByRole('searchbox', { name: 'Search sessions' }).fill('');
   await expect(page.getByRole('navigation', { name: 'Sessions' }).getByRole('button', { name: /^Filler session/ }).first()).toBeVisible();
   await expect(page.getByRole('meter', { name: 'Context' })).toHaveAttribute('aria-valuenow', /\d+/);
-  await page.waitForTimeout(2000);
+  // Until the switch (loading the session, the list of thousands rendered) is over.
+  await mainThreadSettled(page, 1000);
   await box.click();
   const typedMany = await measure(page, cdp, typing(page, 'Third prompt, typed with thousands of sessions listed'));
   const longMany = await measure(page, cdp, streaming(page, 'Manyend'));

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { assistantMessages, chatTurn, type RecordedRequest, contextTokens, expect, mock, newSession, openApp, sendMessage, setCompactionDefaults, test, userMessages, waitIdle } from './support/fixtures';
+import { storedReplies } from './support/storage';
 
 /** The first two words of every user message a chat request sent, in order. */
 function promptsOf(r: RecordedRequest): string[] {
@@ -22,8 +23,8 @@ test.describe('finished replies stay finished', () => {
     await mock.script([{ for: 'chat', chunks: ['Short ', 'and ', 'instant.'], chunkDelayMs: 0 }]);
     await chatTurn(page, 'answer at once');
     await expect(assistantMessages(page).last()).toContainText('Short and instant.');
-    // Longer than the persist interval and the interrupted-repair delay together: any late write has landed.
-    await page.waitForTimeout(2000);
+    // Until storage holds the finished reply: a throttled "streaming" snapshot written after it would show there.
+    await expect.poll(async () => (await storedReplies(page)).at(-1)).toEqual({ text: 'Short and instant.', status: 'complete', stopReason: 'stop' });
     await page.reload();
     const reply = assistantMessages(page).last();
     await expect(reply).toContainText('Short and instant.');
@@ -38,7 +39,7 @@ test.describe('finished replies stay finished', () => {
     await mock.script([{ for: 'chat', chunks: ['This ', 'answer ', 'stops ', 'at'], chunkDelayMs: 0, finishReason: 'length' }]);
     await chatTurn(page, 'a long essay please');
     await expect(assistantMessages(page).last()).toContainText('Cut off at the output limit.');
-    await page.waitForTimeout(2000);
+    await expect.poll(async () => (await storedReplies(page)).at(-1)).toEqual({ text: 'This answer stops at', status: 'complete', stopReason: 'length' });
     await page.reload();
     const reply = assistantMessages(page).last();
     await expect(reply).toContainText('This answer stops at');
