@@ -36,11 +36,6 @@ export class ImportTracker extends Observable<ImportState> {
   begin(stop: () => void): void {
     this.stop = stop;
   }
-
-  /** @internal */
-  end(): void {
-    this.stop = null;
-  }
 }
 
 /** Worker errors arrive as "Error: …" or "ImportError: …"; the user needs the sentence only. */
@@ -69,10 +64,11 @@ export async function importFiles(ports: FlowPorts, tracker: ImportTracker, file
   const { formats, notify } = ports;
   let cancelled = false;
   let current: string | null = null;
-  tracker.begin(() => {
+  const stop = () => {
     cancelled = true;
     if (current) void formats.cancelImport(current);
-  });
+  };
+  tracker.begin(stop);
 
   async function importOne(file: File, opts: ImportFileOptions): Promise<void> {
     const importId = newId();
@@ -98,7 +94,11 @@ export async function importFiles(ports: FlowPorts, tracker: ImportTracker, file
           action: {
             label: 'Import a copy',
             // By position in the file: two conversations of one file may share a title.
-            run: () => void importOne(file, { allowDuplicates: true, only }).finally(() => tracker.update((s) => ({ ...s, active: null }))),
+            run: () => {
+              // The copy is read after the files were: it takes the Cancel (a stop once the work is done reaches nothing).
+              tracker.begin(stop);
+              void importOne(file, { allowDuplicates: true, only }).finally(() => tracker.update((s) => ({ ...s, active: null })));
+            },
           },
         });
       }
@@ -122,7 +122,6 @@ export async function importFiles(ports: FlowPorts, tracker: ImportTracker, file
       tracker.update((s) => ({ ...s, active: null }));
     }
   } finally {
-    tracker.end();
     tracker.update((s) => ({ ...s, active: null }));
   }
 }
