@@ -28,29 +28,36 @@ function host(url: string): string {
   }
 }
 
+/** Parentheses and white space would end or break a Markdown link's address; encodeURIComponent leaves `(` and `)` as they are. */
+function escapeInLink(c: string): string {
+  if (c === '(') return '%28';
+  if (c === ')') return '%29';
+  return encodeURIComponent(c);
+}
+
 function links(sources: readonly Source[]): string {
   const seen = new Set<string>();
   const parts: string[] = [];
   for (const s of sources) {
     if (seen.has(s.url) || !/^https?:\/\//i.test(s.url)) continue;
     seen.add(s.url);
-    parts.push(`[${host(s.url).replace(/[[\]]/g, '')}](${s.url.replace(/[()\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)})`);
+    parts.push(`[${host(s.url).replace(/[[\]]/g, '')}](${s.url.replace(/[()\s]/g, escapeInLink)})`);
   }
   return parts.length ? `(${parts.join(', ')})` : '';
 }
 
-/** Index of each UTF-16 offset in code points: the exporter counts characters, not JS string units. */
+/**
+ * Index in code points of each UTF-16 offset where a character starts: the exporter counts characters,
+ * not JS string units. The string iterator takes a surrogate pair as one character and a lone surrogate
+ * as one too, as the exporter does (a high surrogate does not swallow the character after it).
+ */
 function codePointOffsets(text: string): Map<number, number> {
   const out = new Map<number, number>();
+  let i = 0;
   let cp = 0;
-  for (let i = 0; i < text.length; i++) {
-    out.set(i, cp);
-    const c = text.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      i++;
-      out.set(i, cp);
-    }
-    cp++;
+  for (const ch of text) {
+    out.set(i, cp++);
+    i += ch.length;
   }
   return out;
 }
