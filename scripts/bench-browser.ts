@@ -30,6 +30,8 @@ import { startMockLlm, type MockLlm } from '../e2e/mock-llm/server';
 import { startAppServer, type AppServer } from '../e2e/support/appServer';
 import { args, fmt, machine, machineLine, QUICK, stats, table, type Stats } from './benchReport';
 import { ChromiumProcesses, samplePeaks } from './benchProcesses';
+import { PART_LABELS, startMemoryDumps } from './benchMemoryDump';
+import { sampleWorkerPeaks, WorkerHeaps } from './benchWorkerHeaps';
 
 const SIZES = QUICK
   ? { small: 300, large: 2_000, sessions: 500, importBytes: 10e6, replyWords: 200, typedChars: 30, streams: 2 }
@@ -38,6 +40,8 @@ const SIZES = QUICK
 const IMPORT_ONLY = args.includes('--import-only');
 /** `--profile`: a CPU profile of the page and a timeline trace during each stream, in bench-results/profiles/ (for finding long tasks). */
 const PROFILE = args.includes('--profile');
+/** `--memory-dump`: Chromium's memory-infra dumps during the import, printed as the renderer's memory by allocator (tracing slows the import). */
+const MEMORY_DUMP = args.includes('--memory-dump');
 const CHUNK_DELAY_MS = 8;
 const KEY_DELAY_MS = 60;
 
@@ -412,6 +416,10 @@ async function importFigures(baseURL: string, big: { path: string; bytes: number
     await imp.page.getByRole('button', { name: 'New session', exact: true }).waitFor();
     await imp.page.waitForTimeout(1000);
     const heap0 = (await metrics(imp.cdp)).JSHeapUsedSize ?? NaN;
+    const workerHeaps = await WorkerHeaps.attach(imp.cdp);
+
+    const workers0 = [...(await workerHeaps.sample()).values()].reduce((a, h) => ({ used: a.used + h.used, total: a.total + h.total }), { used: 0, total: 0 });
+    console.log('workers at baseline', JSON.stringify([...(await workerHeaps.sample())]));
     const before = procs.sample();
     check(before.rss.browser > 0 && before.rss.renderer > 0, 'import: the browser and renderer processes were found in /proc');
     let heapPeak = heap0;
@@ -424,6 +432,7 @@ async function importFigures(baseURL: string, big: { path: string; bytes: number
       }
     })();
     const rssSampler = samplePeaks(procs);
+    const workerSampler = sampleWorkerPeaks(workerHeaps);
     if (PROFILE) {
       await imp.cdp.send('Profiler.enable');
       await imp.cdp.send('Profiler.setSamplingInterval', { interval: 500 });
@@ -431,7 +440,9 @@ async function importFigures(baseURL: string, big: { path: string; bytes: number
     }
     const importStart = await imp.page.evaluate(() => performance.now());
     const wallStart = Date.now();
+    const memoryDumps = MEMORY_DUMP ? await startMemoryDumps(imp.cdp) : null;
     await importThroughInput(imp.page, big.path, big.conversations);
+    const memory = memoryDumps ? await memoryDumps.stop() : null;
     await imp.page.getByRole('navigation', { name: 'Sessions' }).getByRole('button').first().waitFor({ timeout: 60_000 });
     const importEnd = await imp.page.evaluate(() => performance.now());
     const wallSeconds = (Date.now() - wallStart) / 1000;
@@ -442,9 +453,12 @@ async function importFigures(baseURL: string, big: { path: string; bytes: number
     }
     const after = procs.sample();
     const loadAfter = loadavg()[0]!;
+
     sampling = false;
     await heapSampler;
     const peak = await rssSampler.stop();
+    const workersPeak = await workerSampler.stop();
+    console.log('workers at end', JSON.stringify([...(await workerHeaps.sample())]));
     const importLong = (await bench(imp.page)).long.filter((x) => x.start >= importStart && x.start <= importEnd);
     const importSeconds = (importEnd - importStart) / 1000;
     const cpu = Object.fromEntries(Object.entries(after.cpu).map(([k, v]) => [k, v - before.cpu[k as keyof typeof before.cpu]])) as typeof after.cpu;
@@ -465,12 +479,17 @@ async function importFigures(baseURL: string, big: { path: string; bytes: number
       /** Peak resident memory above that baseline during the import, per kind of process. */
       rssPeakAboveBase: peak.renderer - before.rss.renderer,
       browserRssPeakAboveBase: peak.browser - before.rss.browser,
+
       /** The renderer's peak above the baseline by what backs the memory: anonymous (heaps), file-backed, shared (IPC). */
       rendererPartsAboveBase: {
         anon: rssSampler.rendererPartsAtPeak().anon - before.rendererParts.anon,
         file: rssSampler.rendererPartsAtPeak().file - before.rendererParts.file,
         shmem: rssSampler.rendererPartsAtPeak().shmem - before.rendererParts.shmem,
       },
+      /** The page's workers' V8 heaps (summed), peak above the empty app's: used (objects, garbage included) and total (held from the system). */
+      workerHeapPeakAboveBase: { used: workersPeak.used - workers0.used, total: workersPeak.total - workers0.total },
+      /** With --memory-dump: the renderer's memory by allocator, before the import and at its largest dump (bytes). */
+      memoryParts: memory,
       /** CPU seconds spent during the import, per kind of process. */
       cpuSeconds: cpu,
       loadAverageAfter: loadAfter,
@@ -504,8 +523,17 @@ function printImport(imported: ImportFigures) {
       ],
       ['browser process RSS, peak above the empty app', ofFile(imported.browserRssPeakAboveBase)],
       ['page JS heap, peak above before', ofFile(imported.heapPeakAboveBase)],
+      ['workers\u2019 JS heaps, peak above before: used / held', `${ofFile(imported.workerHeapPeakAboveBase.used)} / ${ofFile(imported.workerHeapPeakAboveBase.total)}`],
     ],
   );
+  const m = imported.memoryParts;
+  if (m) {
+    console.log(`\nThe renderer's memory by allocator (memory-infra, ${m.dumps} dumps; tracing slowed this import):\n`);
+    table(
+      ['part', 'before (MB)', 'at the largest dump (MB)', 'difference'],
+      PART_LABELS.map((label) => [label, fmt((m.before[label] ?? 0) / 1e6, 1), fmt((m.peak[label] ?? 0) / 1e6, 1), ofFile((m.peak[label] ?? 0) - (m.before[label] ?? 0))]),
+    );
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
