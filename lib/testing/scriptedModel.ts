@@ -55,7 +55,9 @@ export function scriptedModel(reply: (req: { system: string; prompt: string; cal
       const outTokens = encode(output, AS_TEXT).length;
       return {
         stream: simulateReadableStream({
-          chunkDelayInMs: opts.chunkDelayInMs ?? 0,
+          // null, not 0: a 0 ms delay is still a timer per chunk (about 1 ms each), seconds for a long reply.
+          initialDelayInMs: opts.chunkDelayInMs ?? null,
+          chunkDelayInMs: opts.chunkDelayInMs ?? null,
           chunks: [
             { type: 'text-start' as const, id: 't' },
             ...deltas.map((delta) => ({ type: 'text-delta' as const, id: 't', delta })),
