@@ -143,7 +143,7 @@ describe('Codex reader: session meta, dates, legacy rollouts', () => {
     expect(s.meta.source?.originalId).toBe(meta.id);
     // Ids made from line numbers (searches without an id) differ with the lines; the rest is the same.
     const messages = (entries: SessionEntry[]) =>
-      JSON.stringify(entries.flatMap((e) => (e.type === 'message' ? [[e.message.role, e.message.content]] : e.type === 'custom' ? [[e.customType, e.display]] : []))).replace(/codex-\d+/g, 'codex-N');
+      JSON.stringify(entries.flatMap((e): unknown[] => (e.type === 'message' ? [[e.message.role, e.message.content]] : e.type === 'custom' ? [[e.customType, e.display]] : []))).replace(/codex-\d+/g, 'codex-N');
     const modern = readCodex(text).sessions[0]!;
     expect(messages(s.entries)).toEqual(messages(modern.entries));
   });
