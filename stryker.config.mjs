@@ -1,7 +1,7 @@
 // Mutation testing of the core: `npm run mutation` (scripts/mutation.mjs) runs Stryker once per module
 // with MUTATION_MODULE set, so each module keeps its own incremental file (docs/mutation/<module>.json):
 // a re-run only tests the mutants whose code or covering tests changed. Not part of `npm test`.
-import { MODULES, incrementalFile, mutateGlobs } from './scripts/mutation/modules.mjs';
+import { MODULES, incrementalFile, isolated, mutateGlobs } from './scripts/mutation/modules.mjs';
 
 const only = process.env.MUTATION_MODULE;
 if (only !== undefined && !(only in MODULES)) throw new Error(`MUTATION_MODULE: unknown module ${only}`);
@@ -20,6 +20,9 @@ const config = {
   ignorePatterns: ['/docs/screenshots', '/docs/mutation', '/e2e/**/*.spec.ts', '/public', '/.next', '/test-results', '/bench-results', '/reports'],
   // The machine is shared: each mutant runs only the tests that reach it, on at most two workers.
   coverageAnalysis: 'perTest',
+  // Unisolated tests never evaluate a module again, so a static mutant would never be active: it is left to the
+  // isolated pass that follows (scripts/mutation.mjs), which re-runs exactly the mutants ignored here.
+  ignoreStatic: only !== undefined && !isolated(only),
   concurrency: 2,
   incremental: true,
   incrementalFile: incrementalFile(only ?? 'all'),

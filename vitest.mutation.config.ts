@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import base from './vitest.config';
-import { MODULES, testGlobs } from './scripts/mutation/modules.mjs';
+import { MODULES, isolated, testGlobs } from './scripts/mutation/modules.mjs';
 
 /**
  * The unit suite as mutation testing runs it (stryker.config.mjs): under MUTATION_MODULE only that
@@ -11,4 +11,4 @@ if (only !== undefined && !(only in MODULES)) throw new Error(`MUTATION_MODULE: 
 const modules = only ? [only] : Object.keys(MODULES);
 
 // Not mergeConfig: it would append these globs to the normal suite's instead of replacing them.
-export default defineConfig({ ...base, test: { ...base.test, include: modules.flatMap(testGlobs) } });
+export default defineConfig({ ...base, test: { ...base.test, include: modules.flatMap(testGlobs), isolate: modules.every(isolated) } });

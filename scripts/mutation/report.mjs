@@ -23,6 +23,8 @@ export function tally(mutants) {
     else if (m.status === 'NoCoverage') t.noCoverage++;
     // An interrupted run saves what it tested; the rest is still to do.
     else if (m.status === 'Pending') t.pending++;
+    // A static mutant left to the isolated pass (scripts/mutation.mjs) is not scored yet either.
+    else if (m.status === 'Ignored') t.pending++;
     else t.errors++;
   }
   const detected = t.killed + t.timeout;

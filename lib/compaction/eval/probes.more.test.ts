@@ -18,7 +18,7 @@ const of = (probes: Probe[], kind: Probe['kind']) => probes.filter((p) => p.kind
 describe('where probes come from', () => {
   it('only user messages are requests: replies, tool results and other entries never become recall probes', () => {
     const toolResult = entry({ role: 'toolResult', toolCallId: 'c0', toolName: 'bash', content: [{ type: 'text', text: 'We decided to use `pnpm` instead of `npm`.' }], isError: false });
-    const summary: SessionEntry = { type: 'compaction', id: `m${++n}`, parentId: null, timestamp: 0, summary: 'Earlier work', firstKeptEntryId: 'x', tokensBefore: 10 };
+    const summary: SessionEntry = { type: 'compaction', id: `m${++n}`, parentId: null, timestamp: 0, summary: 'Earlier work', firstKeptEntryId: 'x', tokensBefore: 10, details: { readFiles: [], modifiedFiles: [], summarizer: { kind: 'extractive' } } };
     const probes = probesFor([reply('Add a CSV export please'), toolResult, summary, user('Add a CSV export')]);
     expect(of(probes, 'recall').map((p) => p.expect)).toEqual([['add a csv export']]);
     // A tool result's text is not the assistant's decision either.
