@@ -40,3 +40,24 @@ describe('a summary on the reply’s run', () => {
     expect(flows.runs.get(row.id)).toBeUndefined();
   });
 });
+
+describe('the summary engine', () => {
+  it('a summarizer without a chat model writes the summary with the model', async () => {
+    const ports = testPorts();
+    const flows = new AppFlows(ports);
+    const row = (await flows.createSession())!;
+    const model = testModel('compat:mock-large', 128_000, 4_000);
+    const s = await openSession(flows, row.id, { chatModel: model, summarizer: model, settings: { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 300 }, title: row.title });
+    for (let i = 0; i < 3; i++) {
+      ports.transport.script({ text: `Answer ${i + 1}: ${'lifetimes, borrows and moves in Rust. '.repeat(30)}` });
+      await s.send(`Question ${i + 1}: ${'tell me more about ownership. '.repeat(5)}`);
+      await s.idle();
+    }
+    s.setEnv({ ...s.env(), chatModel: undefined });
+    const id = (await s.compact({ reason: 'manual' }))!;
+    expect(id).not.toBeNull();
+    const entry = (await ports.store.loadSession(row.id))!.entries.find((e) => e.id === id)!;
+    expect(entry.type === 'compaction' && entry.details.summarizer).toEqual({ kind: 'model', model: model.id });
+    expect(ports.transport.summaryPrompts.length).toBeGreaterThan(0);
+  });
+});
