@@ -14,8 +14,23 @@ import { FIXTURES, readFixture, type FixtureName } from './fixtures';
 
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
+/**
+ * Counts by text, remembered: the compaction tests count the same transcripts' texts over and over
+ * (every prefix, every budget), and exact BPE counting was most of their time, which mutation
+ * testing pays once per mutant.
+ */
+const counted = new Map<string, number>();
+const MAX_REMEMBERED = 50_000;
+
 export function countText(text: string): number {
-  return text.length === 0 ? 0 : countTokens(text, AS_TEXT);
+  if (text.length === 0) return 0;
+  let n = counted.get(text);
+  if (n === undefined) {
+    n = countTokens(text, AS_TEXT);
+    if (counted.size >= MAX_REMEMBERED) counted.clear();
+    counted.set(text, n);
+  }
+  return n;
 }
 
 /** Images cost a fixed amount here: what matters is that base64 is never counted as text. */
