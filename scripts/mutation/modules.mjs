@@ -3,6 +3,11 @@
 // own (a mutant only an integration test elsewhere notices does not count as caught).
 const notTests = ['!**/*.test.ts', '!**/testdata/**', '!**/types.ts'];
 
+// `isolate: false`: the module's tests share one module graph per worker (the tokenizer, parsed fixtures, the
+// code under test), about three times faster per mutant (unit suites of the module, one worker: compaction 49 →
+// 17 s, formats 32 → 18 s, flows 81 → 23 s). Safe where no test keeps state in a shared module and the shared
+// caches (lib/testing) hold only what other modules compute. Static mutants then need a second, isolated pass
+// (scripts/mutation.mjs).
 export const MODULES = {
   tokens: {
     mutate: ['lib/tokens/pathIndex.ts', 'lib/tokens/pathTokens.ts', 'lib/tokens/calibration.ts', 'lib/tokens/estimate.ts'],
@@ -12,12 +17,9 @@ export const MODULES = {
     mutate: ['lib/providers/errors.ts', 'lib/providers/overflow.ts', 'lib/providers/urlPolicy.ts'],
     tests: ['lib/providers/**/*.test.ts'],
   },
-  formats: { mutate: ['lib/formats/readers/**/*.ts'], tests: ['lib/formats/**/*.test.ts'] },
-  flows: { mutate: ['lib/flows/**/*.ts'], tests: ['lib/flows/**/*.test.ts'] },
+  formats: { mutate: ['lib/formats/readers/**/*.ts'], tests: ['lib/formats/**/*.test.ts'], isolate: false },
+  flows: { mutate: ['lib/flows/**/*.ts'], tests: ['lib/flows/**/*.test.ts'], isolate: false },
   session: { mutate: ['lib/session/**/*.ts'], tests: ['lib/session/**/*.test.ts'] },
-  // Not isolated: the module's tests share one module graph per worker (the tokenizer, the parsed fixtures), about
-  // three times faster per mutant; safe because no test keeps state in a module and the shared caches hold
-  // only what other modules compute. Static mutants then need a second, isolated pass (scripts/mutation.mjs).
   compaction: { mutate: ['lib/compaction/**/*.ts'], tests: ['lib/compaction/**/*.test.ts'], isolate: false },
 };
 
