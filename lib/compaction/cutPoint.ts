@@ -164,7 +164,12 @@ export function findCutPoint(s: CutSearch): CutPoint | { reason: NoCompactionRea
   let res = searchCut(s, new Set());
   // Results whose call lies before the region (source-data orphans, or calls already summarised)
   // can never be matched; ignore them and search again rather than refuse to cut.
-  if (!res.found && res.unanswered.size > 0) res = searchCut(s, res.unanswered);
+  let ignore: ReadonlySet<string> = new Set();
+  if (!res.found && res.unanswered.size > 0) {
+    ignore = res.unanswered;
+    res = searchCut(s, ignore);
+  }
+  const unanswered = new Set([...ignore, ...res.unanswered]);
   const { path, boundaryStart, inContext } = s;
   const keep = Math.max(0, s.keepRecentTokens);
   const maxKept = s.maxKeptTokens ?? Infinity;
@@ -173,9 +178,9 @@ export function findCutPoint(s: CutSearch): CutPoint | { reason: NoCompactionRea
   if (!res.found) {
     // Over the limit, "keep-recent cannot be kept" is no reason to do nothing: the walk back hit
     // the region start (a large entry there), so keep the most that fits and summarise the rest.
-    const fit = s.mustFit && maxKept < Infinity ? (fitFromRegionStart(s, maxKept, res.unanswered) ?? lastResort(s, (m) => fitFromRegionStart(s, m, res.unanswered))) : null;
+    const fit = s.mustFit && maxKept < Infinity ? (fitFromRegionStart(s, maxKept, unanswered) ?? lastResort(s, (m) => fitFromRegionStart(s, m, unanswered))) : null;
     if (fit) ({ c, kept } = fit);
-    else if (s.force) return forcedCut(s, res.unanswered);
+    else if (s.force) return forcedCut(s, unanswered);
     else if (s.mustFit) return { reason: 'recent-too-large' };
     else return { reason: res.c >= boundaryStart && res.kept >= keep ? 'nothing-to-summarize' : 'below-keep-recent' };
   } else if (kept > maxKept) {
@@ -183,7 +188,7 @@ export function findCutPoint(s: CutSearch): CutPoint | { reason: NoCompactionRea
     // budget line): fitting the window wins over keep-recent, so take the latest valid cut after it.
     const from = { c, kept };
     // Last resort over the limit: this cut itself when it leaves room for a smaller summary, else a later one.
-    const fit = fitForward(s, from.c, maxKept, res.unanswered) ?? (s.mustFit ? lastResort(s, (m) => (from.kept <= m ? from : fitForward(s, from.c, m, res.unanswered))) : null);
+    const fit = fitForward(s, from.c, maxKept, unanswered) ?? (s.mustFit ? lastResort(s, (m) => (from.kept <= m ? from : fitForward(s, from.c, m, unanswered))) : null);
     if (fit) ({ c, kept } = fit);
     else if (s.mustFit && !s.force) return { reason: 'recent-too-large' };
   }
@@ -198,7 +203,7 @@ export function findCutPoint(s: CutSearch): CutPoint | { reason: NoCompactionRea
       kept + prefixTokens <= maxKept &&
       turnStart > boundaryStart &&
       hasMessageIn(path, boundaryStart, turnStart) &&
-      userCutKeepsPairs(path, turnStart, res.unanswered)
+      userCutKeepsPairs(path, turnStart, unanswered)
     ) {
       return { firstKeptIndex: turnStart, turnStartIndex: null, keptTokens: kept + prefixTokens, forced: false };
     }
@@ -262,7 +267,12 @@ function searchCut(s: CutSearch, ignore: ReadonlySet<string>): { c: number; kept
   const keep = Math.max(0, s.keepRecentTokens);
   const tail = new TailCalls(ignore);
   let c = lastPrefixAtMost(tokens.prefix, boundaryStart, end, tokens.prefix[end]! - keep);
-  if (c < boundaryStart) return { c, kept: 0, found: false, unanswered: new Set() };
+  if (c < boundaryStart) {
+    // The whole region holds less than keep-recent. Nothing is found, but a forced cut still has to know
+    // which results can never be matched, or one such result at the end would block every cut.
+    for (let i = end - 1; i >= boundaryStart; i--) tail.add(path[i]!);
+    return { c, kept: 0, found: false, unanswered: tail.unanswered() };
+  }
   let kept = 0;
   // Exact kept tokens from c: only what reaches the model counts.
   for (let i = end - 1; i >= c; i--) {
