@@ -120,7 +120,8 @@ function describe(input: ExtractiveInput, records: readonly UserMessageRecord[],
   for (const scale of [1.5, 2.25, 3.5, 5]) {
     if (body.length >= room * 0.95) break;
     const next = layout(input, records, f, opts, label, scale);
-    if (next.length > room || next.length <= body.length) break;
+    // A larger share can shorten the text (a request no longer cut loses the cut's marker): only the same layout again means nothing more to gain.
+    if (next.length > room || next === body) break;
     body = next;
   }
   const out = users ? `${body}\n\n${users}` : body;
