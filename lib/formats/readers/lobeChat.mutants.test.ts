@@ -100,6 +100,33 @@ describe('LobeChat reader: order and links', () => {
     expect(s.meta.leafId).toBe('y');
   });
 
+  it('a message whose id repeats an earlier one’s, stamped last, keeps the earlier message as the current position, not a newer sibling', () => {
+    const doc = withState((s) => {
+      s.messages.push(
+        ...inTopic('repeat', [
+          { id: 'p', role: 'user', content: 'pick one', createdAt: t0 },
+          { id: 'first', role: 'assistant', content: 'the answer in view', parentId: 'p', createdAt: t0 + 1000 },
+          { id: 'other', role: 'assistant', content: 'regenerated', parentId: 'p', createdAt: t0 + 2000 },
+          { id: 'first', role: 'user', content: 'a copy with the same id', createdAt: t0 + 3000 },
+        ]),
+      );
+    });
+    const s = sessionOf(read(doc).sessions, 'inbox/repeat');
+    expect(s.meta.leafId).toBe('first');
+  });
+
+  it('an empty topicId and no topicId are the same conversation', () => {
+    const doc = withState((s) => {
+      s.messages.push(
+        { id: 'e1', role: 'user', content: 'hello', sessionId: 'agent-x', topicId: '', createdAt: t0 },
+        { id: 'e2', role: 'assistant', content: 'hi', parentId: 'e1', sessionId: 'agent-x', createdAt: t0 + 1000 },
+      );
+    });
+    const mine = read(doc).sessions.filter((s) => s.entries.some((e) => e.id === 'e1' || e.id === 'e2'));
+    expect(mine).toHaveLength(1);
+    expect(mine[0]!.entries.map((e) => e.id)).toEqual(['e1', 'e2']);
+  });
+
   it('refuses replies whose parents name each other, as not a tree of the LobeChat format', () => {
     const doc = withState((s) => {
       s.messages.push(...inTopic('loop', [{ id: 'l1', role: 'user', content: 'a', parentId: 'l2' }, { id: 'l2', role: 'assistant', content: 'b', parentId: 'l1' }]));

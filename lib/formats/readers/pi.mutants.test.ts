@@ -158,6 +158,15 @@ describe('pi reader: session fields', () => {
     expect(s.meta.model).toBe('openai:gpt-5');
   });
 
+  it('a reply without a model keeps the model of the reply before it', () => {
+    const s = read([
+      msg('a', { role: 'assistant', content: 'x', provider: 'anthropic', model: 'claude' }),
+      msg('u', { role: 'user', content: 'and then?' }),
+      msg('b', { role: 'assistant', content: 'y' }),
+    ]).sessions[0]!;
+    expect(s.meta.model).toBe('anthropic:claude');
+  });
+
   it('a session_info without a name keeps the name given before; a named one shows it', () => {
     const s = read([
       { type: 'session_info', id: 's1', name: 'Refactor' },
