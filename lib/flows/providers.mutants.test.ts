@@ -95,7 +95,7 @@ describe('the panel’s rows (providerRows)', () => {
     const other = testModel('anthropic:claude-sonnet-4-5', 200_000);
     const inst = instanceModel('openai', 'gpt-4o', 'cccc3333', 128_000);
     const server: ModelsResponse = {
-      providers: [status('openai', 'OpenAI', 'connected'), status('anthropic', 'Anthropic', 'connected'), status('openai', 'Work account', 'connected', 'cccc3333'), status('groq', 'Groq', 'not_configured')],
+      providers: [status('openai', 'OpenAI', 'connected'), status('anthropic', 'Anthropic', 'connected'), status('openai', 'Work account', 'connected', 'cccc3333'), status('google', 'Google', 'not_configured')],
       models: [...own, other, inst],
     };
     const { rows, notConfigured } = providerRows(server, [], new Map());
@@ -103,7 +103,7 @@ describe('the panel’s rows (providerRows)', () => {
       { key: 'openai', label: 'OpenAI', origin: 'server', state: 'connected', text: 'Connected (2 models)' },
       { key: 'anthropic', label: 'Anthropic', origin: 'server', state: 'connected', text: 'Connected (1 model)' },
     ]);
-    expect(notConfigured).toEqual(['Groq']);
+    expect(notConfigured).toEqual(['Google']);
   });
 
   it('no server list yet: only this browser’s providers, “checking” until their listing arrives, then its state and model count', () => {
