@@ -24,6 +24,9 @@ export function truncateToTokens(text: string, maxTokens: number, countText: Cou
   let lo = 0;
   let hi = text.length - 1;
   let best = truncateMiddle(text, 0, TRUNCATE_WHY);
+  // A budget smaller than the full marker would otherwise get the marker anyway, and a step planned to fit
+  // would go over the window: a shorter note, or nothing, keeps every cut text within its budget.
+  if (countText(best) > maxTokens) return [`[… ${text.length} characters cut …]`, '[…]'].find((m) => countText(m) <= maxTokens) ?? '';
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
     const candidate = truncateMiddle(text, mid, TRUNCATE_WHY);
