@@ -1,8 +1,9 @@
 import { exportJsonl } from '@/lib/formats';
 import type { SessionEntry } from '@/lib/session/types';
 import { generateSession, mulberry32 } from '@/lib/testing/generate';
-import type { Page } from '@playwright/test';
 import { expect, openApp, test } from './support/fixtures';
+import { mainThreadSettled, nextFrame } from './support/settle';
+import { pathMessagesWithoutTokens } from './support/storage';
 
 // Tracing snapshots the whole DOM on every action, on the page's main thread: it would show up as long tasks.
 test.use({ trace: 'off', screenshot: 'off' });
@@ -27,43 +28,6 @@ function bigSession(): string {
   return exportJsonl({ meta: { id: 'big', title: 'Ten thousand entries', createdAt: 1, updatedAt: 2, leafId }, entries: all });
 }
 
-/**
- * Messages on the stored session's active path whose token count is not stored yet, read from IndexedDB
- * itself (the only session in the browser's fresh profile). -1 while the session is not stored.
- */
-function pathMessagesWithoutTokens(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const open = indexedDB.open('longctx');
-        open.onerror = () => reject(open.error);
-        open.onsuccess = () => {
-          const db = open.result;
-          const tx = db.transaction(['sessions', 'entryRows', 'packedEntries']);
-          const sessions = tx.objectStore('sessions').getAll();
-          const rows = tx.objectStore('entryRows').getAll();
-          // An imported session's entries are packed (lib/db/packed.ts) until its first token caches unpack it into rows: read both.
-          const packed = tx.objectStore('packedEntries').getAll();
-          tx.oncomplete = () => {
-            db.close();
-            const session = (sessions.result as { id: string; leafId: string | null }[])[0];
-            if (!session) return resolve(-1);
-            type Row = { sessionId: string; id: string; parentId: string | null; type: string; tokens?: unknown };
-            const all = [
-              ...(packed.result as { sessionId: string; entries: Row[] }[]).filter((p) => p.sessionId === session.id).flatMap((p) => p.entries),
-              ...(rows.result as Row[]).filter((r) => r.sessionId === session.id),
-            ];
-            const byId = new Map(all.map((r) => [r.id, r]));
-            let missing = 0;
-            for (let e = session.leafId ? byId.get(session.leafId) : undefined; e; e = e.parentId ? byId.get(e.parentId) : undefined)
-              if (e.type === 'message' && !e.tokens) missing++;
-            resolve(missing);
-          };
-          tx.onerror = () => reject(tx.error);
-        };
-      }),
-  );
-}
 
 test('a 10,000-entry session: the tree renders, scrolls and navigates without long tasks', async ({ page }) => {
   test.setTimeout(120_000);
@@ -101,7 +65,9 @@ test('a 10,000-entry session: the tree renders, scrolls and navigates without lo
   });
 
   await page.mouse.click(treeButton!.x + treeButton!.width / 2, treeButton!.y + treeButton!.height / 2);
-  await page.waitForTimeout(800);
+  await page.waitForFunction(() => document.querySelector('[role="treeitem"][aria-selected="true"]'), undefined, { polling: 100 });
+  // Each step starts once the previous one's rendering is over, as a person's next action would.
+  await mainThreadSettled(page, 300);
   await page.evaluate(() => (document.querySelector('[role="treeitem"][aria-selected="true"]') as HTMLElement).focus());
   await page.keyboard.press('Home');
   for (let i = 0; i < 10; i++) await page.keyboard.press('PageDown');
@@ -109,22 +75,24 @@ test('a 10,000-entry session: the tree renders, scrolls and navigates without lo
   await page.keyboard.press('End');
   const treeAt = await center('[role="tree"]');
   await page.mouse.move(treeAt.x, treeAt.y);
-  // Wheel steps as a mouse wheel or trackpad produces them (a few hundred pixels), fast.
+  // Wheel steps as a mouse wheel or trackpad produces them (a few hundred pixels), one per frame.
   for (let i = 0; i < 80; i++) {
     await page.mouse.wheel(0, -300);
-    await page.waitForTimeout(16);
+    await nextFrame(page);
   }
   await page.evaluate(() => (document.querySelector('[role="treeitem"][tabindex="0"]') as HTMLElement).focus());
   await page.keyboard.type('side branch 7');
-  await page.waitForTimeout(500);
+  await page.waitForFunction(() => [...document.querySelectorAll('[role="treeitem"]')].some((e) => e.textContent?.includes('side branch 7 message 0')), undefined, { polling: 100 });
+  await mainThreadSettled(page, 300);
   // The chat itself scrolls the whole path too.
   const chatAt = await center('[role="log"]');
   await page.mouse.move(chatAt.x, chatAt.y);
   for (let i = 0; i < 80; i++) {
     await page.mouse.wheel(0, -300);
-    await page.waitForTimeout(16);
+    await nextFrame(page);
   }
-  await page.waitForTimeout(500);
+  // Until the scrolling's rendering is over, so its long tasks, if any, are recorded.
+  await mainThreadSettled(page, 300);
   const long = await page.evaluate(() => (window as unknown as { __long: number[] }).__long);
   console.log(`long tasks (ms) during tree open, keys, scroll, filter and chat scroll: ${JSON.stringify(long)}`);
   // Locally this is usually empty; a shared 2-core CI box adds scheduling noise, so allow two
