@@ -419,7 +419,6 @@ async function importFigures(baseURL: string, big: { path: string; bytes: number
     const workerHeaps = await WorkerHeaps.attach(imp.cdp);
 
     const workers0 = [...(await workerHeaps.sample()).values()].reduce((a, h) => ({ used: a.used + h.used, total: a.total + h.total }), { used: 0, total: 0 });
-    console.log('workers at baseline', JSON.stringify([...(await workerHeaps.sample())]));
     const before = procs.sample();
     check(before.rss.browser > 0 && before.rss.renderer > 0, 'import: the browser and renderer processes were found in /proc');
     let heapPeak = heap0;
@@ -458,7 +457,6 @@ async function importFigures(baseURL: string, big: { path: string; bytes: number
     await heapSampler;
     const peak = await rssSampler.stop();
     const workersPeak = await workerSampler.stop();
-    console.log('workers at end', JSON.stringify([...(await workerHeaps.sample())]));
     const importLong = (await bench(imp.page)).long.filter((x) => x.start >= importStart && x.start <= importEnd);
     const importSeconds = (importEnd - importStart) / 1000;
     const cpu = Object.fromEntries(Object.entries(after.cpu).map(([k, v]) => [k, v - before.cpu[k as keyof typeof before.cpu]])) as typeof after.cpu;

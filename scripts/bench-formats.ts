@@ -265,7 +265,9 @@ async function runFolderChild(spec: ChildSpec): Promise<void> {
   let formats: Pick<FlowPorts['formats'], 'importFileToStore' | 'cancelImport'>;
   let entries: () => number;
   if (spec.mode === 'folder-store') {
-    const [{ fakeIndexedDb }, { createStoredImportService }] = await Promise.all([import('./benchFakeStore'), import('@/lib/db/importFile')]);
+    // The fake IndexedDB first (see runStoreChild).
+    const { fakeIndexedDb } = await import('./benchFakeStore');
+    const { createStoredImportService } = await import('@/lib/db/importFile');
     formats = createStoredImportService(fakeIndexedDb('bench-folder'));
     entries = () => NaN;
   } else {
@@ -316,7 +318,9 @@ interface StoreChildResult {
 
 /** The ChatGPT export parsed AND stored, as the formats worker does it, into the app's database on fake-indexeddb. */
 async function runStoreChild(spec: ChildSpec): Promise<void> {
-  const [{ fakeIndexedDb }, { importFileToStore }, { countStoredEntries }] = await Promise.all([import('./benchFakeStore'), import('@/lib/db/importFile'), import('@/lib/db/packed')]);
+  // The fake IndexedDB first: Dexie takes the global indexedDB when it loads, and imports in parallel may load it before the fake is installed.
+  const { fakeIndexedDb } = await import('./benchFakeStore');
+  const [{ importFileToStore }, { countStoredEntries }] = await Promise.all([import('@/lib/db/importFile'), import('@/lib/db/packed')]);
   const db = fakeIndexedDb('bench-store');
   await db.open();
   const file = await openAsBlob(spec.file);
