@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '@/lib/session/types';
 import { loadSession } from '@/lib/testing/compactionData';
+import { charSpec, chars } from '@/lib/testing/summaryPlans';
 import { SummaryPlanError, planSequence, truncateToTokens, type SequencePlan, type SequenceSpec } from './chunking';
 import { assemblePrompt, wrapConversation, wrapPrevious } from './prompts';
 import { ITEM_SEPARATOR, serializeItem, truncateMiddle } from './serialize';
@@ -11,23 +12,8 @@ import type { SummaryItem } from './types';
  * token so that every figure can be checked to the token.
  */
 
-const chars = (text: string) => text.length;
 const SERIALIZE = { toolResultMaxChars: 100_000 };
-
-const spec = (items: SummaryItem[], over: Partial<SequenceSpec> = {}): SequenceSpec => ({
-  items,
-  previousSummary: null,
-  system: 'SYSTEM PROMPT',
-  freshInstructions: 'Summarise.',
-  updateInstructions: 'Update the summary.',
-  purpose: 'compaction',
-  window: 6000,
-  maxOutputTokens: 500,
-  safetyMarginTokens: 100,
-  countText: chars,
-  serialize: SERIALIZE,
-  ...over,
-});
+const spec = charSpec;
 
 /** What a step's transcript may take: the window less output, margin, system prompt, wrapper and instructions (and the previous-summary block). */
 const room = (s: SequenceSpec, instructions: string) => s.window - s.maxOutputTokens - s.safetyMarginTokens - chars(s.system) - chars(wrapConversation('')) - chars(instructions);

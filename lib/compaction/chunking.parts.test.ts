@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '@/lib/session/types';
 import { loadSession } from '@/lib/testing/compactionData';
-import { SummaryPlanError, planSequence, truncateToTokens, type SequenceSpec } from './chunking';
+import { charSpec, chars } from '@/lib/testing/summaryPlans';
+import { SummaryPlanError, planSequence, truncateToTokens } from './chunking';
 import { assemblePrompt } from './prompts';
 import { ITEM_SEPARATOR, truncateMiddle } from './serialize';
 import type { SummaryItem } from './types';
@@ -12,22 +13,7 @@ import type { SummaryItem } from './types';
  * an independent reference.
  */
 
-const chars = (text: string) => text.length;
-
-const spec = (items: SummaryItem[], over: Partial<SequenceSpec> = {}): SequenceSpec => ({
-  items,
-  previousSummary: null,
-  system: 'SYSTEM PROMPT',
-  freshInstructions: 'Summarise.',
-  updateInstructions: 'Update the summary.',
-  purpose: 'compaction',
-  window: 6000,
-  maxOutputTokens: 500,
-  safetyMarginTokens: 100,
-  countText: chars,
-  serialize: { toolResultMaxChars: 100_000 },
-  ...over,
-});
+const spec = charSpec;
 
 const msg = (entryId: string, message: ChatMessage): SummaryItem => ({ kind: 'message', entryId, message });
 

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Usage } from '@/lib/session/types';
 import { loadSession } from '@/lib/testing/compactionData';
+import { piPlan } from '@/lib/testing/summaryPlans';
 import { hookList, notifyAfterHooks, produceSummary, type SummaryEngine, type SummaryRunOptions, type SummarySpan } from './produce';
 import type { SummaryRequest, SummaryResponse, TextSummarizer } from './summarizer';
 import { retryBudget } from './summaryCheck';
-import type { BeforeSummaryDecision, FileLists, MaybePromise, PlanStep, SummaryPlan } from './types';
+import type { BeforeSummaryDecision, FileLists, MaybePromise } from './types';
 
 /** Producing a summary: before-hooks, observers, aborts, the clock, and whether a self-check patch is taken. */
 
@@ -15,27 +16,6 @@ interface Hook {
 
 const FILES: FileLists = { readFiles: [], modifiedFiles: [] };
 const BODY = '## Goal\nWork on the pi issue.\n\n## Next Steps\n1. Continue.';
-
-/** A one-step plan over the first user requests of the pi session. */
-function piPlan(): SummaryPlan {
-  const texts: string[] = [];
-  for (const e of loadSession('piV1').path) {
-    if (e.type === 'message' && e.message.role === 'user') texts.push(`[User]: ${e.message.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n')}`);
-    if (texts.length === 4) break;
-  }
-  const step: PlanStep = {
-    purpose: 'compaction',
-    system: 'You summarise coding sessions.',
-    previous: 'none',
-    transcript: texts.join('\n\n'),
-    instructions: 'Summarise the conversation.',
-    maxOutputTokens: 1200,
-    entryIds: ['e1', 'e2', 'e3', 'e4'],
-    truncatedItems: 0,
-    inputTokens: 2000,
-  };
-  return { kind: 'compaction', history: [step], turnPrefix: [], previousSummary: null, fileOps: FILES, footer: '', window: 16_000, maxOutputTokens: 1200, warnings: [] };
-}
 
 function recorder(reply: (req: SummaryRequest) => SummaryResponse, info: TextSummarizer['info'] = { kind: 'model', model: 'test:recorder' }) {
   const requests: { req: SummaryRequest; signal: AbortSignal | undefined }[] = [];

@@ -1,31 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { loadSession } from '@/lib/testing/compactionData';
+import { piPlan } from '@/lib/testing/summaryPlans';
 import { selfCheckSummary } from './selfCheck';
 import type { SummaryRequest, SummaryResponse, TextSummarizer } from './summarizer';
-import type { PlanStep, SummaryPlan } from './types';
 
 /** The self-check request: what it asks, when it is not sent, and when its answer counts as a patch. */
-
-/** A one-step plan over the first user requests of the pi session. */
-function piPlan(): SummaryPlan {
-  const texts: string[] = [];
-  for (const e of loadSession('piV1').path) {
-    if (e.type === 'message' && e.message.role === 'user') texts.push(`[User]: ${e.message.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n')}`);
-    if (texts.length === 4) break;
-  }
-  const step: PlanStep = {
-    purpose: 'compaction',
-    system: 'You summarise coding sessions.',
-    previous: 'none',
-    transcript: texts.join('\n\n'),
-    instructions: 'Summarise the conversation.',
-    maxOutputTokens: 1200,
-    entryIds: ['e1', 'e2', 'e3', 'e4'],
-    truncatedItems: 0,
-    inputTokens: 2000,
-  };
-  return { kind: 'compaction', history: [step], turnPrefix: [], previousSummary: null, fileOps: { readFiles: [], modifiedFiles: [] }, footer: '', window: 16_000, maxOutputTokens: 1200, warnings: [] };
-}
 
 const BODY = '## Goal\nWork on the pi issue.\n\n## Next Steps\n1. Continue.';
 
