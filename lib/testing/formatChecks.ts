@@ -180,3 +180,13 @@ export function sampleSnapshot(): SessionSnapshot {
     entries,
   };
 }
+
+/** What `f` throws, or undefined when it returns: for asserting on an error's class and fields. */
+export function thrown(f: () => unknown): unknown {
+  try {
+    f();
+  } catch (err) {
+    return err;
+  }
+  return undefined;
+}

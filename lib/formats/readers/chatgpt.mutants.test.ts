@@ -3,7 +3,7 @@ import { messageText } from '@/lib/session/messages';
 import { SessionTree } from '@/lib/session/tree';
 import type { SessionEntry } from '@/lib/session/types';
 import { readFixture } from '@/lib/testing/fixtures';
-import { expectWellFormed, type Raw } from '@/lib/testing/formatChecks';
+import { expectWellFormed, type Raw, thrown } from '@/lib/testing/formatChecks';
 import { ImportError } from '../types';
 import { readChatGpt } from './chatgpt';
 
@@ -46,14 +46,6 @@ function grafted(added: Added[], under = base.current_node as string): Raw {
 const read = (conv: Raw, opts = {}) => readChatGpt(JSON.stringify([conv]), opts);
 const entry = (entries: SessionEntry[], id: string) => entries.find((e) => e.id === id)!;
 const textOf = (e: SessionEntry) => (e.type === 'message' ? messageText(e.message) : '');
-const thrown = (f: () => unknown): unknown => {
-  try {
-    f();
-  } catch (err) {
-    return err;
-  }
-  return undefined;
-};
 
 describe('ChatGPT reader: content as plain text', () => {
   it('a tool result reads code, execution output (its text alone), an error without a name, and browsing with both page and summary', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEntry } from '@/lib/session/types';
 import { readFixture } from '@/lib/testing/fixtures';
-import { expectWellFormed, type Raw } from '@/lib/testing/formatChecks';
+import { expectWellFormed, type Raw, thrown } from '@/lib/testing/formatChecks';
 import { ImportError, skippedText } from '../types';
 import { readClaudeAi } from './claudeAi';
 
@@ -17,14 +17,6 @@ const base = convs.find((c) => c.name === 'How Photosynthesis Works')!;
 const copy = () => structuredClone(base);
 const read = (c: unknown, opts = {}) => readClaudeAi(JSON.stringify([c]), opts);
 const entry = (entries: SessionEntry[], id: string) => entries.find((e) => e.id === id)!;
-const thrown = (f: () => unknown): unknown => {
-  try {
-    f();
-  } catch (err) {
-    return err;
-  }
-  return undefined;
-};
 
 describe('Claude.ai reader: content', () => {
   it('reads the text field of a message whose content list is empty or holds no block objects', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEntry } from '@/lib/session/types';
 import { readFixture } from '@/lib/testing/fixtures';
-import { expectWellFormed, type Raw } from '@/lib/testing/formatChecks';
+import { expectWellFormed, type Raw, thrown } from '@/lib/testing/formatChecks';
 import { ImportError } from '../types';
 import { readClaudeCode } from './claudeCode';
 
@@ -35,14 +35,6 @@ const boundary = (uuid: string, extra: Raw = {}) => ({ type: 'system', subtype: 
 const entry = (entries: SessionEntry[], id: string) => entries.find((e) => e.id === id)!;
 const contentOf = (e: SessionEntry) => (e.type === 'message' ? e.message.content : null);
 const png = 'iVBORw0KGgo=';
-const thrown = (f: () => unknown): unknown => {
-  try {
-    f();
-  } catch (err) {
-    return err;
-  }
-  return undefined;
-};
 
 describe('Claude Code reader: notes', () => {
   it('trims a command’s name, arguments and output; a command may have no arguments; a meta note shows its first line', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEntry } from '@/lib/session/types';
 import { readFixture } from '@/lib/testing/fixtures';
-import { expectWellFormed, type Raw } from '@/lib/testing/formatChecks';
+import { expectWellFormed, type Raw, thrown } from '@/lib/testing/formatChecks';
 import { ImportError } from '../types';
 import { readCodex } from './codex';
 
@@ -25,14 +25,6 @@ const says = (t: string) => item({ type: 'message', role: 'assistant', content: 
 const appended = (added: Raw[]) => `${text.trimEnd()}\n${added.map((r) => JSON.stringify(r)).join('\n')}\n`;
 const read = (added: Raw[]) => readCodex(appended(added)).sessions[0]!;
 const entry = (entries: SessionEntry[], entryId: string) => entries.find((e) => e.id === entryId)!;
-const thrown = (f: () => unknown): unknown => {
-  try {
-    f();
-  } catch (err) {
-    return err;
-  }
-  return undefined;
-};
 
 describe('Codex reader: calls and outputs', () => {
   it('parses the JSON arguments of every real function call into an object', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEntry } from '@/lib/session/types';
 import { readFixture } from '@/lib/testing/fixtures';
-import { expectWellFormed, type Raw } from '@/lib/testing/formatChecks';
+import { expectWellFormed, type Raw, thrown } from '@/lib/testing/formatChecks';
 import { ImportError } from '../types';
 import { readGemini } from './gemini';
 
@@ -24,14 +24,6 @@ function log(extra: Raw[], messages: Raw[] = doc.messages, meta: Raw | null = nu
 }
 const entry = (entries: SessionEntry[], id: string) => entries.find((e) => e.id === id);
 const lastResultOf = (reply: Raw) => `${reply.id as string}:${(reply.toolCalls as Raw[]).at(-1)!.id as string}`;
-const thrown = (f: () => unknown): unknown => {
-  try {
-    f();
-  } catch (err) {
-    return err;
-  }
-  return undefined;
-};
 
 describe('Gemini CLI reader: rewinds, rewrites and the leaf', () => {
   it('a rewind to a later message continues from the last result of the reply before it', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { thrown } from '@/lib/testing/formatChecks';
 import type { ImportResult } from '../types';
 import { ImportError } from '../types';
 import { asImportError, readJsonlText, type JsonlSink } from './jsonl';
@@ -22,14 +23,6 @@ function recorder(failOn?: { record?: number; finish?: boolean }) {
   });
   return { seen, factory };
 }
-const thrown = (f: () => unknown): unknown => {
-  try {
-    f();
-  } catch (err) {
-    return err;
-  }
-  return undefined;
-};
 
 describe('JSONL feeder', () => {
   it('skips lines holding only spaces and tabs, numbering the others by their line', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEntry } from '@/lib/session/types';
 import { readFixture } from '@/lib/testing/fixtures';
-import { expectWellFormed, type Raw } from '@/lib/testing/formatChecks';
+import { expectWellFormed, type Raw, thrown } from '@/lib/testing/formatChecks';
 import { ImportError } from '../types';
 import { readLibreChat } from './librechat';
 
@@ -35,14 +35,6 @@ const withMessages = (added: Raw[], edit: (d: ReturnType<typeof copy>) => void =
 };
 const read = (doc: unknown, opts: Parameters<typeof readLibreChat>[1] = {}) => readLibreChat(JSON.stringify(doc), opts);
 const entry = (entries: SessionEntry[], id: string) => entries.find((e) => e.id === id);
-const thrown = (f: () => unknown): unknown => {
-  try {
-    f();
-  } catch (err) {
-    return err;
-  }
-  return undefined;
-};
 
 describe('LibreChat reader: the tree', () => {
   it('in a nested export without parentMessageId, each message’s parent is the message it is nested in', () => {

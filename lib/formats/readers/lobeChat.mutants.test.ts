@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEntry, SessionSnapshot } from '@/lib/session/types';
 import { readFixture } from '@/lib/testing/fixtures';
-import { expectWellFormed, type Raw } from '@/lib/testing/formatChecks';
+import { expectWellFormed, type Raw, thrown } from '@/lib/testing/formatChecks';
 import { ImportError } from '../types';
 import { readLobeChat } from './lobeChat';
 
@@ -29,14 +29,6 @@ const inTopic = (topicId: string | undefined, msgs: Raw[]) => msgs.map((m, i) =>
 const read = (doc: unknown) => readLobeChat(JSON.stringify(doc));
 const sessionOf = (sessions: SessionSnapshot[], originalId: string) => sessions.find((s) => s.meta.source?.originalId === originalId)!;
 const entry = (sessions: SessionSnapshot[], id: string): SessionEntry | undefined => sessions.flatMap((s) => s.entries).find((e) => e.id === id);
-const thrown = (f: () => unknown): unknown => {
-  try {
-    f();
-  } catch (err) {
-    return err;
-  }
-  return undefined;
-};
 
 describe('LobeChat reader: order and links', () => {
   it('orders messages written out of order by their time, given as epoch milliseconds or ISO text', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { thrown } from '@/lib/testing/formatChecks';
 import { readFixture } from '@/lib/testing/fixtures';
 import { exportJsonl } from '../export/jsonl';
 import { ImportError } from '../types';
@@ -11,14 +12,6 @@ import { readPi } from './pi';
  * format (and the line, where there is one). The session is the real pi one, exported.
  */
 const lines = () => exportJsonl(readPi(readFixture('piV1')).sessions[0]!).trimEnd().split('\n');
-const thrown = (f: () => unknown): unknown => {
-  try {
-    f();
-  } catch (err) {
-    return err;
-  }
-  return undefined;
-};
 
 describe('native reader', () => {
   it('keeps a current entry that is not the newest leaf, without a warning', () => {

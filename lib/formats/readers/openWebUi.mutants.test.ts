@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEntry } from '@/lib/session/types';
 import { readFixture } from '@/lib/testing/fixtures';
-import { expectWellFormed, type Raw } from '@/lib/testing/formatChecks';
+import { expectWellFormed, type Raw, thrown } from '@/lib/testing/formatChecks';
 import { ImportError } from '../types';
 import { readOpenWebUi } from './openWebUi';
 
@@ -22,14 +22,6 @@ const copy = () => structuredClone(real);
 const read = (c: unknown, opts: Parameters<typeof readOpenWebUi>[1] = {}) => readOpenWebUi(JSON.stringify(c), opts);
 const entry = (entries: SessionEntry[], id: string) => entries.find((e) => e.id === id);
 const exportItem = (c: Chat, fields: Raw = {}) => ({ id: 'c1', user_id: 'u', title: c.title, chat: c, created_at: real.history.messages[userId]!.timestamp, updated_at: reply.timestamp, ...fields });
-const thrown = (f: () => unknown): unknown => {
-  try {
-    f();
-  } catch (err) {
-    return err;
-  }
-  return undefined;
-};
 
 describe('Open WebUI reader: messages and the leaf', () => {
   it('the reply keeps its text; the real chat reads without warnings', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEntry } from '@/lib/session/types';
 import { readFixture } from '@/lib/testing/fixtures';
-import { expectWellFormed, rawRecords, type Raw } from '@/lib/testing/formatChecks';
+import { expectWellFormed, rawRecords, type Raw, thrown } from '@/lib/testing/formatChecks';
 import { ImportError } from '../types';
 import { readPi } from './pi';
 
@@ -25,14 +25,6 @@ const read = (added: Raw[]) => readPi(appended(added));
 const file = (recs: Raw[]) => recs.map((r) => JSON.stringify(r)).join('\n');
 const msg = (id: string, message: Raw, extra: Raw = {}) => ({ type: 'message', id, message, ...extra });
 const entry = (entries: SessionEntry[], id: string) => entries.find((e) => e.id === id);
-const thrown = (f: () => unknown): unknown => {
-  try {
-    f();
-  } catch (err) {
-    return err;
-  }
-  return undefined;
-};
 
 describe('pi reader: the real v1 session', () => {
   it('names each record by its index in the file, the header being 0, and keeps its time', () => {

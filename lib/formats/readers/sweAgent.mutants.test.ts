@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionEntry } from '@/lib/session/types';
 import { readFixture } from '@/lib/testing/fixtures';
-import { expectWellFormed, type Raw } from '@/lib/testing/formatChecks';
+import { expectWellFormed, type Raw, thrown } from '@/lib/testing/formatChecks';
 import { ImportError } from '../types';
 import { readSweAgent } from './sweAgent';
 
@@ -18,14 +18,6 @@ const copy = () => structuredClone(real);
 const read = (doc: unknown, opts: Parameters<typeof readSweAgent>[1] = {}) => readSweAgent(JSON.stringify(doc), opts).sessions[0]!;
 const entry = (entries: SessionEntry[], id: string) => entries.find((e) => e.id === id);
 const texts = (e: SessionEntry | undefined) => (e?.type === 'message' ? e.message.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])) : []);
-const thrown = (f: () => unknown): unknown => {
-  try {
-    f();
-  } catch (err) {
-    return err;
-  }
-  return undefined;
-};
 
 describe('SWE-agent reader: assistant turns', () => {
   it('a turn with a thought and an action says the thought without its trailing blank lines, then calls bash with the action', () => {
