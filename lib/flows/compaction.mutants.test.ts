@@ -1,10 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { importText } from '@/lib/formats';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionEntry, type CompactionSettings } from '@/lib/session/types';
-import { readFixture, type FixtureName } from '@/lib/testing/fixtures';
-import { asyncTokens, openSession, scriptedTransport, testModel, testPorts, type ScriptedTransportOptions } from '@/lib/testing/flowPorts';
+import type { FixtureName } from '@/lib/testing/fixtures';
+import { asyncTokens, openRawAgentSession, openSession, scriptedTransport, testModel, testPorts, type ScriptedTransportOptions } from '@/lib/testing/flowPorts';
 import { AppFlows } from './app';
-import { moveLeaf } from './branch';
 import { autoCompactIfNeeded } from './compaction';
 import type { RunKind } from './runs';
 
@@ -226,17 +224,7 @@ describe('before a send, with masking of old tool output as the first stage', ()
 
   /** A real agent transcript, opened at its raw history (before its own first compaction, if any), with what masking would do there. */
   async function agentSession(fixture: FixtureName) {
-    const ports = testPorts();
-    const flows = new AppFlows(ports);
-    const { sessions } = importText(readFixture(fixture), { fileName: fixture });
-    const { imported } = await ports.store.importSnapshots([sessions[0]!]);
-    const id = imported[0]!.id;
-    const big = testModel('anthropic:claude-sonnet-4-5', 1_000_000, 64_000);
-    const s = await openSession(flows, id, { chatModel: big, summarizer: big, settings: MASKING });
-    const first = s.live.getSnapshot();
-    const path = first.tree.pathTo(first.leafId);
-    const own = path.findIndex((e) => e.type === 'compaction');
-    if (own > 0) await moveLeaf(s, path[own - 1]!.id);
+    const { ports, flows, s, id } = await openRawAgentSession(fixture, MASKING);
     const plan = (await s.previewMasking())!;
     /** A chat model whose limit (window − reserve) is `limit`, its window above the context now. */
     const atLimit = async (limit: number, settings: CompactionSettings = MASKING) => {

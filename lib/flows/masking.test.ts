@@ -1,12 +1,9 @@
-import { moveLeaf } from './branch';
 import { describe, expect, it } from 'vitest';
-import { importText } from '@/lib/formats';
 import { buildSessionContext, type ContextItem } from '@/lib/session/context';
 import { maskStubText } from '@/lib/session/masks';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings, type SessionEntry, type ToolMaskEntry } from '@/lib/session/types';
-import { readFixture, type FixtureName } from '@/lib/testing/fixtures';
-import { openSession, testModel, testPorts } from '@/lib/testing/flowPorts';
-import { AppFlows } from './app';
+import type { FixtureName } from '@/lib/testing/fixtures';
+import { openRawAgentSession, testModel } from '@/lib/testing/flowPorts';
 import { autoCompactIfNeeded } from './compaction';
 
 const RESERVE = 4_000;
@@ -18,22 +15,10 @@ const SETTINGS: CompactionSettings = { ...DEFAULT_COMPACTION_SETTINGS, reserveTo
  * before the first one, where the whole raw history is in context.
  */
 async function agentSession(fixture: FixtureName) {
-  const ports = testPorts();
-  const flows = new AppFlows(ports);
-  const { sessions } = importText(readFixture(fixture), { fileName: fixture });
-  const { imported } = await ports.store.importSnapshots([sessions[0]!]);
-  const id = imported[0]!.id;
-  const model = testModel('anthropic:claude-sonnet-4-5', 1_000_000, 64_000);
-  const s = await openSession(flows, id, { chatModel: model, summarizer: model, settings: SETTINGS });
-  const first = s.live.getSnapshot();
-  const fullPath = first.tree.pathTo(first.leafId);
-  const compaction = fullPath.findIndex((e) => e.type === 'compaction');
-  // Moved as the Tree does (stored too): a leaf set only in this tab would be carried forward to the stored leaf
-  // by the live session's catch-up of the import's own write, when that arrives late.
-  if (compaction > 0) await moveLeaf(s, fullPath[compaction - 1]!.id);
+  const { ports, s, id, snapshot } = await openRawAgentSession(fixture, SETTINGS);
   const plan = await s.previewMasking();
   if (!plan) throw new Error(`${fixture}: nothing to mask`);
-  return { ports, s, id, plan, originals: new Map(sessions[0]!.entries.map((e) => [e.id, e])) };
+  return { ports, s, id, plan, originals: new Map(snapshot.entries.map((e) => [e.id, e])) };
 }
 
 /**

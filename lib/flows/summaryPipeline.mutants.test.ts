@@ -10,18 +10,24 @@ import type { RunKind } from './runs';
  * streams into the same run, which ends only with the reply.
  */
 
+/** A stored session of three long question-and-answer turns, keeping 300 recent tokens, on a 128k model. */
+async function threeTurns() {
+  const ports = testPorts();
+  const flows = new AppFlows(ports);
+  const row = (await flows.createSession())!;
+  const model = testModel('compat:mock-large', 128_000, 4_000);
+  const s = await openSession(flows, row.id, { chatModel: model, summarizer: model, settings: { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 300 }, title: row.title });
+  for (let i = 0; i < 3; i++) {
+    ports.transport.script({ text: `Answer ${i + 1}: ${'lifetimes, borrows and moves in Rust. '.repeat(30)}` });
+    await s.send(`Question ${i + 1}: ${'tell me more about ownership. '.repeat(5)}`);
+    await s.idle();
+  }
+  return { ports, flows, row, model, s };
+}
+
 describe('a summary on the reply’s run', () => {
   it('the overflow recovery does not end the reply’s run: the retry streams into it', async () => {
-    const ports = testPorts();
-    const flows = new AppFlows(ports);
-    const row = (await flows.createSession())!;
-    const model = testModel('compat:mock-large', 128_000, 4_000);
-    const s = await openSession(flows, row.id, { chatModel: model, summarizer: model, settings: { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 300 }, title: row.title });
-    for (let i = 0; i < 3; i++) {
-      ports.transport.script({ text: `Answer ${i + 1}: ${'lifetimes, borrows and moves in Rust. '.repeat(30)}` });
-      await s.send(`Question ${i + 1}: ${'tell me more about ownership. '.repeat(5)}`);
-      await s.idle();
-    }
+    const { ports, flows, row, s } = await threeTurns();
     const seen: { kind: RunKind; status?: string; text: string }[] = [];
     flows.runs.subscribe(() => {
       const r = flows.runs.get(row.id);
@@ -43,16 +49,7 @@ describe('a summary on the reply’s run', () => {
 
 describe('the summary engine', () => {
   it('a summarizer without a chat model writes the summary with the model', async () => {
-    const ports = testPorts();
-    const flows = new AppFlows(ports);
-    const row = (await flows.createSession())!;
-    const model = testModel('compat:mock-large', 128_000, 4_000);
-    const s = await openSession(flows, row.id, { chatModel: model, summarizer: model, settings: { ...DEFAULT_COMPACTION_SETTINGS, keepRecentTokens: 300 }, title: row.title });
-    for (let i = 0; i < 3; i++) {
-      ports.transport.script({ text: `Answer ${i + 1}: ${'lifetimes, borrows and moves in Rust. '.repeat(30)}` });
-      await s.send(`Question ${i + 1}: ${'tell me more about ownership. '.repeat(5)}`);
-      await s.idle();
-    }
+    const { ports, row, model, s } = await threeTurns();
     s.setEnv({ ...s.env(), chatModel: undefined });
     const id = (await s.compact({ reason: 'manual' }))!;
     expect(id).not.toBeNull();

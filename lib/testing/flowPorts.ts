@@ -8,7 +8,10 @@ import { createSearchService } from '@/lib/search/service';
 import type { ChatStreamResult, ChatTurnRequest, StreamHandlers } from '@/lib/chat/turn';
 import { languageModelSummarizer } from '@/lib/testing/languageModelSummarizer';
 import { createFormatsService } from '@/lib/formats/service';
-import type { AppFlows } from '@/lib/flows/app';
+import { AppFlows } from '@/lib/flows/app';
+import { moveLeaf } from '@/lib/flows/branch';
+import { importText } from '@/lib/formats';
+import { readFixture, type FixtureName } from './fixtures';
 import type { FlowPorts, ModelTransport, Notifier, StreamLocks, TextRequest, TokensPort } from '@/lib/flows/ports';
 import { credentialsOf } from '@/lib/providers/browserProviders';
 import { readServerConfig, type EnvLike } from '@/lib/providers/env';
@@ -16,7 +19,7 @@ import { listBrowserProvider } from '@/lib/providers/listing';
 import type { SessionEnv } from '@/lib/flows/session';
 import { createTokensService } from '@/lib/sessionTokens/service';
 import type { ModelInfo } from '@/lib/providers/listing';
-import type { Usage } from '@/lib/session/types';
+import type { CompactionSettings, Usage } from '@/lib/session/types';
 import { scriptedModel } from './scriptedModel';
 
 /**
@@ -208,4 +211,25 @@ export async function openSession(flows: AppFlows, id: string, env: SessionEnv) 
   const unsubscribe = s.live.subscribe(() => {});
   await until(() => s.live.getSnapshot().status !== 'loading');
   return Object.assign(s, { close: unsubscribe });
+}
+
+/**
+ * A real agent transcript imported and opened with a 1M-token model. A fixture that holds compactions of its own
+ * (pi) is moved to just before the first one, where its whole raw history is in context; moved as the Tree does
+ * (stored too), since a leaf set only in this tab would be carried to the stored leaf by the catch-up of the
+ * import's own write when that arrives late.
+ */
+export async function openRawAgentSession(fixture: FixtureName, settings: CompactionSettings) {
+  const ports = testPorts();
+  const flows = new AppFlows(ports);
+  const { sessions } = importText(readFixture(fixture), { fileName: fixture });
+  const { imported } = await ports.store.importSnapshots([sessions[0]!]);
+  const id = imported[0]!.id;
+  const model = testModel('anthropic:claude-sonnet-4-5', 1_000_000, 64_000);
+  const s = await openSession(flows, id, { chatModel: model, summarizer: model, settings });
+  const first = s.live.getSnapshot();
+  const path = first.tree.pathTo(first.leafId);
+  const own = path.findIndex((e) => e.type === 'compaction');
+  if (own > 0) await moveLeaf(s, path[own - 1]!.id);
+  return { ports, flows, s, id, snapshot: sessions[0]! };
 }
