@@ -120,6 +120,7 @@ export function samplePeaks(procs: ChromiumProcesses, intervalMs = 100) {
     while (running) {
       const s = procs.sample();
       if (s.rss.renderer > peak.renderer) partsAtPeak = s.rendererParts;
+      if (process.env.TRACE_RSS) console.log(`rss ${Date.now() % 100000} renderer ${(s.rss.renderer / 1e6).toFixed(0)} browser ${(s.rss.browser / 1e6).toFixed(0)}`);
       for (const k of KINDS) peak[k] = Math.max(peak[k], s.rss[k]);
       await new Promise((r) => setTimeout(r, intervalMs));
     }

@@ -1,7 +1,7 @@
 import { browserSessionStore } from '@/lib/db';
 import type { FlowPorts, FormatsPort, Notifier, SearchPort, TokensPort } from '@/lib/flows/ports';
 import type { SyncService } from '@/lib/sync/service';
-import { getFormatsClient, progressProxy } from '@/workers/formatsClient';
+import { onFormatsWorker, progressProxy, runningFormatsClient } from '@/workers/formatsClient';
 import { getSearchClient } from '@/workers/searchClient';
 import { getSyncClient } from '@/workers/syncClient';
 import { getTokensClient } from '@/workers/tokensClient';
@@ -19,11 +19,14 @@ const tokens = new Proxy({} as TokensPort, {
   get: (_target, method: string) => (...args: unknown[]) => (getTokensClient() as unknown as Record<string, (...a: unknown[]) => unknown>)[method]!(...args),
 });
 
+/** An import of a file this big stops the formats worker when done (formatsClient.ts); a folder of small files keeps it. */
+const BIG_IMPORT_BYTES = 8 * 1024 * 1024;
+
 const formats: FormatsPort = {
-  importFileToStore: (file, fileName, opts, onProgress) => getFormatsClient().importFileToStore(file, fileName, opts, onProgress ? progressProxy(onProgress) : undefined),
-  cancelImport: (importId) => getFormatsClient().cancelImport(importId),
-  exportSession: (snapshot, kind) => getFormatsClient().exportSession(snapshot, kind),
-  exportAll: (snapshots) => getFormatsClient().exportAll(snapshots),
+  importFileToStore: (file, fileName, opts, onProgress) => onFormatsWorker((w) => w.importFileToStore(file, fileName, opts, onProgress ? progressProxy(onProgress) : undefined), file.size >= BIG_IMPORT_BYTES),
+  cancelImport: async (importId) => runningFormatsClient()?.cancelImport(importId),
+  exportSession: (snapshot, kind) => onFormatsWorker((w) => w.exportSession(snapshot, kind)),
+  exportAll: (snapshots) => onFormatsWorker((w) => w.exportAll(snapshots), true),
 };
 
 /** The sync worker, started by the first call (FlowsProvider makes one when the page loads). */

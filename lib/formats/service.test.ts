@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { importText } from '@/lib/formats';
 import { fixturePath, readFixture } from '@/lib/testing/fixtures';
-import { createFormatsService } from './service';
+import { createFormatsService, decodedChunks } from './service';
 
 const api = createFormatsService();
 
@@ -44,5 +44,33 @@ describe('formats worker API', () => {
   it('rejects a malformed file with the line at fault', async () => {
     const bad = '{"type":"session","format":"longctx-session","version":1,"id":"s","title":"t","createdAt":1,"updatedAt":1,"leafId":null}\n{"id":"a","parentId":null,"timestamp":1,"type":"message","message":{"role":"user"\n';
     await expect(api.importFile(new Blob([bad]), 'broken.jsonl')).rejects.toThrow(/Line 2/);
+  });
+});
+
+describe('decodedChunks', () => {
+  const read = async (blob: Blob, slice: number) => {
+    const out: string[] = [];
+    for await (const c of decodedChunks(blob, slice)) out.push(c);
+    return out;
+  };
+
+  it('decodes a real transcript slice by slice into the text a whole read gives, characters split between slices included', async () => {
+    const text = readFixture('lobeChatExport');
+    const bytes = new TextEncoder().encode(text);
+    // 7-byte slices cut through every multi-byte character of the file sooner or later.
+    expect(/[^\x00-\x7f]/.test(text)).toBe(true);
+    const chunks = await read(new Blob([bytes]), 7);
+    expect(chunks.length).toBeGreaterThan(bytes.length / 8);
+    expect(chunks.join('')).toBe(text);
+  });
+
+  it('drops a leading byte-order mark, keeps a malformed byte visible, and yields nothing for an empty file', async () => {
+    const bom = new Uint8Array([0xef, 0xbb, 0xbf, 0x5b, 0x5d]);
+    expect((await read(new Blob([bom]), 2)).join('')).toBe('[]');
+    // A lone continuation byte is the replacement character, not a thrown error or a dropped byte.
+    expect((await read(new Blob([new Uint8Array([0x61, 0x80, 0x62])]), 1)).join('')).toBe('a\ufffdb');
+    // A file that ends inside a character ends with the replacement character.
+    expect((await read(new Blob([new Uint8Array([0x61, 0xe2, 0x82])]), 2)).join('')).toBe('a\ufffd');
+    expect(await read(new Blob([]), 4)).toEqual([]);
   });
 });
