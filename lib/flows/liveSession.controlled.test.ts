@@ -239,3 +239,116 @@ describe('LiveSession: the derived context and labels', () => {
     close();
   });
 });
+
+describe('LiveSession: its subscribers', () => {
+  it('share one load and one watch, and every change reaches each of them once, one version later', async () => {
+    const { store: real, id } = await storedTree();
+    const calls = { load: 0, watch: 0, unwatch: 0 };
+    const { store, watch } = drivenStore(real, {
+      loadSession: (sid) => {
+        calls.load++;
+        return real.loadSession(sid);
+      },
+      watchSession: (_sid, onRow) => {
+        calls.watch++;
+        watch.onRow = onRow;
+        return () => void calls.unwatch++;
+      },
+    });
+    const live = new LiveSession(id, store);
+    const heard = [0, 0];
+    const closeFirst = live.subscribe(() => heard[0]!++);
+    const closeSecond = live.subscribe(() => heard[1]!++);
+    await until(() => calls.watch === 1);
+    expect(calls).toEqual({ load: 1, watch: 1, unwatch: 0 });
+    expect(heard).toEqual([1, 1]); // loaded
+
+    const version = live.getSnapshot().version;
+    const leaf = live.getSnapshot().leafId!;
+    const [note] = await real.appendEntries(id, leaf, [user('shown at once')]);
+    live.applyLocal([note!], note!.id);
+    expect(live.getSnapshot().version).toBe(version + 1);
+    expect(heard).toEqual([2, 2]);
+
+    // The first to leave does not end the watch for the other: a write still arrives.
+    closeFirst();
+    expect(calls.unwatch).toBe(0);
+    const [next] = await real.appendEntries(id, note!.id, [reply('from another tab')]);
+    watch.onRow!(await real.getSession(id));
+    await until(() => live.getSnapshot().leafId === next!.id);
+    expect(heard).toEqual([2, 3]);
+    closeSecond();
+    expect(calls.unwatch).toBe(1);
+  });
+});
+
+describe('LiveSession: what a catch-up has already fetched', () => {
+  it('a notice older than the writes a catch-up took is not fetched for again, and the next notice only moves the leaf', async () => {
+    const { store: real, id } = await storedTree();
+    let fetches = 0;
+    const { store, watch } = drivenStore(real, {
+      entriesChangedSince: (sid, rev) => {
+        fetches++;
+        return real.entriesChangedSince(sid, rev);
+      },
+    });
+    const live = new LiveSession(id, store);
+    const { ready, close } = open(live);
+    await ready;
+    const [a] = await real.appendEntries(id, live.getSnapshot().leafId, [user('first')]);
+    const rowAfterA = (await real.getSession(id))!;
+    const [b] = await real.appendEntries(id, a!.id, [reply('second')]);
+    const rowAfterB = (await real.getSession(id))!;
+    expect(rowAfterB.rev).toBeGreaterThan(rowAfterA.rev);
+    // The notice of the first write arrives late, after both: its catch-up takes both entries.
+    watch.onRow!(rowAfterA);
+    await until(() => live.getSnapshot().tree.has(b!.id));
+    expect(live.getSnapshot().leafId).toBe(a!.id);
+    // The second notice brings nothing new to fetch: only its leaf.
+    watch.onRow!(rowAfterB);
+    await until(() => live.getSnapshot().leafId === b!.id);
+    expect(fetches).toBe(1);
+    close();
+  });
+});
+
+describe('LiveSession: following the stored leaf', () => {
+  it('a stored leaf that is not in the tree leaves the position where it is', async () => {
+    const { store: real, id } = await storedTree();
+    const { store, watch } = drivenStore(real);
+    const live = new LiveSession(id, store);
+    const { ready, close } = open(live);
+    await ready;
+    const [a] = await real.appendEntries(id, live.getSnapshot().leafId, [user('a write')], { moveLeaf: false });
+    const row = (await real.getSession(id))!;
+    watch.onRow!({ ...row, leafId: 'no-such-entry' });
+    await until(() => live.getSnapshot().tree.has(a!.id));
+    const s = live.getSnapshot();
+    expect(s.row?.rev).toBe(row.rev);
+    expect(s.leafId).not.toBe('no-such-entry');
+    expect(s.tree.has(s.leafId!)).toBe(true);
+    close();
+  });
+
+  it('once storage confirms where this tab went, another tab going back down its path is followed', async () => {
+    const { store: real, id } = await storedTree();
+    const { store, watch } = drivenStore(real);
+    const live = new LiveSession(id, store);
+    const { ready, close } = open(live);
+    await ready;
+    const deep = live.getSnapshot().leafId!;
+    const parent = live.getSnapshot().tree.get(deep)!.parentId!;
+    // This tab goes up one entry, and storage records it.
+    live.setLeaf(parent);
+    await real.updateSession(id, { leafId: parent });
+    watch.onRow!(await real.getSession(id));
+    await until(() => live.getSnapshot().row?.leafId === parent);
+    expect(live.getSnapshot().leafId).toBe(parent);
+    // Another tab then goes back down to the entry this tab once left: that extends our path, so we follow.
+    await real.updateSession(id, { leafId: deep });
+    watch.onRow!(await real.getSession(id));
+    await until(() => live.getSnapshot().row?.leafId === deep);
+    expect(live.getSnapshot().leafId).toBe(deep);
+    close();
+  });
+});
