@@ -9,8 +9,9 @@
  * imported session (another worker, the tokenizer's, starting as the import
  * ends). The renderer's peak during a 100 MB ChatGPT import, above the empty
  * app: 1.46-1.77x the file with the worker kept, 1.09-1.32x with it stopped
- * (three runs each, docs/benchmarks.md). Small jobs (one session's export)
- * keep it running: starting it costs more than they do.
+ * (three runs each, docs/benchmarks.md). Small jobs (one session's export,
+ * each file of a folder of small ones) keep it running: starting it costs more
+ * than they do.
  */
 import { proxy, wrap, type Remote } from 'comlink';
 import type { StoredImportService } from '@/lib/db/importFile';
