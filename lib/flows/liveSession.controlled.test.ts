@@ -56,6 +56,22 @@ function fresh(live: LiveSession) {
   return { context: buildSessionContext(s.tree, s.leafId), labels: resolveLabels(s.tree.entries()) };
 }
 
+/** The stored tree opened live, with the watch in the test's hands and the catch-up fetches counted. */
+async function openCountingFetches() {
+  const { store: real, id } = await storedTree();
+  let fetches = 0;
+  const { store, watch } = drivenStore(real, {
+    entriesChangedSince: (sid, rev) => {
+      fetches++;
+      return real.entriesChangedSince(sid, rev);
+    },
+  });
+  const live = new LiveSession(id, store);
+  const { ready, close } = open(live);
+  await ready;
+  return { real, id, watch, live, close, fetches: () => fetches };
+}
+
 describe('LiveSession with a store that fails', () => {
   it('a load that throws shows the error, with its message', async () => {
     const { store: real, id } = await storedTree();
@@ -153,17 +169,7 @@ describe('LiveSession: a burst of writes while it catches up', () => {
   });
 
   it('a row no newer than what was fetched only moves the leaf, and only when it extends ours', async () => {
-    const { store: real, id } = await storedTree();
-    let fetches = 0;
-    const { store, watch } = drivenStore(real, {
-      entriesChangedSince: (sid, rev) => {
-        fetches++;
-        return real.entriesChangedSince(sid, rev);
-      },
-    });
-    const live = new LiveSession(id, store);
-    const { ready, close } = open(live);
-    await ready;
+    const { real, id, watch, live, close, fetches } = await openCountingFetches();
     const start = live.getSnapshot();
     const [a] = await real.appendEntries(id, start.leafId, [user('a question')], { moveLeaf: false });
     const [b] = await real.appendEntries(id, a!.id, [reply('its answer')], { moveLeaf: false });
@@ -171,13 +177,13 @@ describe('LiveSession: a burst of writes while it catches up', () => {
     watch.onRow!(await real.getSession(id));
     await until(() => live.getSnapshot().tree.has(b!.id));
     expect(live.getSnapshot().leafId).toBe(start.leafId);
-    expect(fetches).toBe(1);
+    expect(fetches()).toBe(1);
     // The same row again is old news: nothing is fetched for it. The next write is.
     watch.onRow!(await real.getSession(id));
     const [c] = await real.appendEntries(id, b!.id, [user('a follow-up')]);
     watch.onRow!(await real.getSession(id));
     await until(() => live.getSnapshot().leafId === c!.id);
-    expect(fetches).toBe(2);
+    expect(fetches()).toBe(2);
     close();
   });
 });
@@ -284,17 +290,7 @@ describe('LiveSession: its subscribers', () => {
 
 describe('LiveSession: what a catch-up has already fetched', () => {
   it('a notice older than the writes a catch-up took is not fetched for again, and the next notice only moves the leaf', async () => {
-    const { store: real, id } = await storedTree();
-    let fetches = 0;
-    const { store, watch } = drivenStore(real, {
-      entriesChangedSince: (sid, rev) => {
-        fetches++;
-        return real.entriesChangedSince(sid, rev);
-      },
-    });
-    const live = new LiveSession(id, store);
-    const { ready, close } = open(live);
-    await ready;
+    const { real, id, watch, live, close, fetches } = await openCountingFetches();
     const [a] = await real.appendEntries(id, live.getSnapshot().leafId, [user('first')]);
     const rowAfterA = (await real.getSession(id))!;
     const [b] = await real.appendEntries(id, a!.id, [reply('second')]);
@@ -307,7 +303,7 @@ describe('LiveSession: what a catch-up has already fetched', () => {
     // The second notice brings nothing new to fetch: only its leaf.
     watch.onRow!(rowAfterB);
     await until(() => live.getSnapshot().leafId === b!.id);
-    expect(fetches).toBe(1);
+    expect(fetches()).toBe(1);
     close();
   });
 });
