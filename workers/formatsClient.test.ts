@@ -53,6 +53,12 @@ const until = async (ok: () => boolean) => {
   expect(ok()).toBe(true);
 };
 
+/** Lets the named call finish, once it has reached the worker. */
+async function release(name: string) {
+  await until(() => gates.has(name));
+  gates.get(name)!();
+}
+
 beforeEach(() => {
   workers = [];
   gates = new Map();
@@ -68,8 +74,7 @@ describe('the formats worker’s life', () => {
     const { onFormatsWorker, runningFormatsClient } = await freshClient();
     expect(runningFormatsClient()).toBeNull();
     const small = onFormatsWorker((w) => w.exportSession(null as never, 'markdown'));
-    await until(() => gates.has('markdown'));
-    gates.get('markdown')!();
+    await release('markdown');
     expect(await small).toBe('markdown');
     expect(workers).toHaveLength(1);
     expect(workers[0]!.terminated).toBe(false);
@@ -77,15 +82,14 @@ describe('the formats worker’s life', () => {
     const big = onFormatsWorker((w) => w.exportAll([]), true);
     await until(() => gates.has('all'));
     expect(workers[0]!.terminated).toBe(false);
-    gates.get('all')!();
+    await release('all');
     expect(await big).toBe('all');
     expect(workers[0]!.terminated).toBe(true);
     expect(runningFormatsClient()).toBeNull();
 
     // The next call starts a new worker.
     const again = onFormatsWorker((w) => w.exportSession(null as never, 'html'));
-    await until(() => gates.has('html'));
-    gates.get('html')!();
+    await release('html');
     expect(await again).toBe('html');
     expect(workers).toHaveLength(2);
     expect(workers[1]!.terminated).toBe(false);
@@ -96,10 +100,10 @@ describe('the formats worker’s life', () => {
     const big = onFormatsWorker((w) => w.exportAll([]), true);
     const small = onFormatsWorker((w) => w.exportSession(null as never, 'jsonl'));
     await until(() => gates.has('all') && gates.has('jsonl'));
-    gates.get('all')!();
+    await release('all');
     await big;
     expect(workers[0]!.terminated).toBe(false);
-    gates.get('jsonl')!();
+    await release('jsonl');
     await small;
     expect(workers[0]!.terminated).toBe(true);
   });

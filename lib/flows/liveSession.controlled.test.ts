@@ -56,43 +56,41 @@ function fresh(live: LiveSession) {
   return { context: buildSessionContext(s.tree, s.leafId), labels: resolveLabels(s.tree.entries()) };
 }
 
-/** The stored tree opened live, with the watch in the test's hands and the catch-up fetches counted. */
-async function openCountingFetches() {
+/** The stored tree opened live over the real store, with the watch in the test's hands and `overrides` in place of its methods. */
+async function openDriven(overrides: (real: SessionStore) => Partial<LiveStore> = () => ({})) {
   const { store: real, id } = await storedTree();
+  const { store, watch } = drivenStore(real, overrides(real));
+  const live = new LiveSession(id, store);
+  const { ready, close } = open(live);
+  await ready;
+  return { real, id, watch, live, close };
+}
+
+/** The same, with the catch-up fetches counted. */
+async function openCountingFetches() {
   let fetches = 0;
-  const { store, watch } = drivenStore(real, {
+  const opened = await openDriven((real) => ({
     entriesChangedSince: (sid, rev) => {
       fetches++;
       return real.entriesChangedSince(sid, rev);
     },
-  });
-  const live = new LiveSession(id, store);
-  const { ready, close } = open(live);
-  await ready;
-  return { real, id, watch, live, close, fetches: () => fetches };
+  }));
+  return { ...opened, fetches: () => fetches };
 }
 
 describe('LiveSession with a store that fails', () => {
   it('a load that throws shows the error, with its message', async () => {
-    const { store: real, id } = await storedTree();
-    const { store } = drivenStore(real, {
+    const { live, close } = await openDriven(() => ({
       loadSession: async () => {
         throw new Error('The database is closed.');
       },
-    });
-    const live = new LiveSession(id, store);
-    const { ready, close } = open(live);
-    await ready;
+    }));
     expect(live.getSnapshot()).toMatchObject({ status: 'error', error: 'The database is closed.' });
     close();
   });
 
   it('a watch that fails later shows the error', async () => {
-    const { store: real, id } = await storedTree();
-    const { store, watch } = drivenStore(real);
-    const live = new LiveSession(id, store);
-    const { ready, close } = open(live);
-    await ready;
+    const { watch, live, close } = await openDriven();
     expect(live.getSnapshot().status).toBe('ready');
     watch.onError!(new Error('The connection was lost.'));
     expect(live.getSnapshot()).toMatchObject({ status: 'error', error: 'Error: The connection was lost.' });
@@ -105,16 +103,12 @@ describe('LiveSession: where it opens', () => {
     ['no stored leaf', null],
     ['a stored leaf that is not in the tree', 'no-such-entry'],
   ])('with %s, at the newest leaf of the tree', async (_what, leafId) => {
-    const { store: real, id } = await storedTree();
-    const { store } = drivenStore(real, {
+    const { live, close } = await openDriven((real) => ({
       loadSession: async (sid) => {
         const loaded = (await real.loadSession(sid))!;
         return { ...loaded, row: { ...loaded.row, leafId } };
       },
-    });
-    const live = new LiveSession(id, store);
-    const { ready, close } = open(live);
-    await ready;
+    }));
     const s = live.getSnapshot();
     expect(s.leafId).toBe(s.tree.newestLeaf());
     expect(s.leafId).not.toBeNull();
@@ -136,21 +130,17 @@ describe('LiveSession: where it opens', () => {
 
 describe('LiveSession: a burst of writes while it catches up', () => {
   it('a row arriving during a catch-up is fetched after it: nothing written is missed', async () => {
-    const { store: real, id } = await storedTree();
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     let calls = 0;
-    const { store, watch } = drivenStore(real, {
+    const { real, id, watch, live, close } = await openDriven((real) => ({
       // The first catch-up reads the store, then is held until the test lets it go: what it returns is then stale.
       entriesChangedSince: async (sid, rev) => {
         const out = await real.entriesChangedSince(sid, rev);
         if (calls++ === 0) await gate;
         return out;
       },
-    });
-    const live = new LiveSession(id, store);
-    const { ready, close } = open(live);
-    await ready;
+    }));
     const leaf = live.getSnapshot().leafId!;
     const first = await real.appendEntries(id, leaf, [user('first of the burst')]);
     watch.onRow!(await real.getSession(id));
@@ -310,11 +300,7 @@ describe('LiveSession: what a catch-up has already fetched', () => {
 
 describe('LiveSession: following the stored leaf', () => {
   it('a stored leaf that is not in the tree leaves the position where it is', async () => {
-    const { store: real, id } = await storedTree();
-    const { store, watch } = drivenStore(real);
-    const live = new LiveSession(id, store);
-    const { ready, close } = open(live);
-    await ready;
+    const { real, id, watch, live, close } = await openDriven();
     const [a] = await real.appendEntries(id, live.getSnapshot().leafId, [user('a write')], { moveLeaf: false });
     const row = (await real.getSession(id))!;
     watch.onRow!({ ...row, leafId: 'no-such-entry' });
@@ -327,11 +313,7 @@ describe('LiveSession: following the stored leaf', () => {
   });
 
   it('once storage confirms where this tab went, another tab going back down its path is followed', async () => {
-    const { store: real, id } = await storedTree();
-    const { store, watch } = drivenStore(real);
-    const live = new LiveSession(id, store);
-    const { ready, close } = open(live);
-    await ready;
+    const { real, id, watch, live, close } = await openDriven();
     const deep = live.getSnapshot().leafId!;
     const parent = live.getSnapshot().tree.get(deep)!.parentId!;
     // This tab goes up one entry, and storage records it.

@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { importText } from '@/lib/formats';
 import { formatCount } from '@/lib/format/numbers';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionSettings } from '@/lib/session/types';
-import { readFixture } from '@/lib/testing/fixtures';
-import { openSession, testModel, testPorts } from '@/lib/testing/flowPorts';
-import { AppFlows } from './app';
+import { openRawAgentSession } from '@/lib/testing/flowPorts';
 import { maskToolOutput } from './masking';
 
 /**
@@ -16,23 +13,12 @@ import { maskToolOutput } from './masking';
 
 const SETTINGS: CompactionSettings = { ...DEFAULT_COMPACTION_SETTINGS, maskToolOutput: true, maskProtectTokens: 8_000 };
 
-async function agentSession(fixture: 'claudeLog' | 'codexRollout') {
-  const ports = testPorts();
-  const flows = new AppFlows(ports);
-  const { sessions } = importText(readFixture(fixture), { fileName: fixture });
-  const { imported } = await ports.store.importSnapshots([sessions[0]!]);
-  const id = imported[0]!.id;
-  const model = testModel('anthropic:claude-sonnet-4-5', 1_000_000, 64_000);
-  const s = await openSession(flows, id, { chatModel: model, summarizer: model, settings: SETTINGS });
-  return { ports, s, id };
-}
-
 describe('masking old tool output', () => {
   it.each([
     ['claudeLog', '1 old tool output'],
     ['codexRollout', 'old tool outputs'],
   ] as const)('%s: says how many outputs it masked ("%s") and the figures before and after; undo and redo say what they did', async (fixture, counted) => {
-    const { ports, s, id } = await agentSession(fixture);
+    const { ports, s, id } = await openRawAgentSession(fixture, SETTINGS);
     const plan = (await s.previewMasking())!;
     const maskId = (await s.maskToolOutput())!;
     expect(ports.notices).toEqual([
@@ -58,7 +44,7 @@ describe('masking old tool output', () => {
   });
 
   it('with nothing left to mask it appends nothing: asked by hand it says why, as a stage of compaction it is silent', async () => {
-    const { ports, s, id } = await agentSession('claudeLog');
+    const { ports, s, id } = await openRawAgentSession('claudeLog', SETTINGS);
     await s.maskToolOutput();
     const entries = (await ports.store.loadSession(id))!.entries.length;
     ports.notices.length = 0;
@@ -72,7 +58,7 @@ describe('masking old tool output', () => {
   });
 
   it('masks the path it is given, not the one the tab shows, and hangs the mask at its end', async () => {
-    const { ports, s, id } = await agentSession('claudeLog');
+    const { ports, s, id } = await openRawAgentSession('claudeLog', SETTINGS);
     const { tree, leafId } = s.live.getSnapshot();
     const path = tree.pathTo(leafId);
     // The tab shows the start of the conversation, where there is nothing to mask.
