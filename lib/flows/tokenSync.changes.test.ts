@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { importText } from '@/lib/formats';
 import { SessionTree } from '@/lib/session/tree';
-import type { AssistantMessage, SessionEntry } from '@/lib/session/types';
+import type { AssistantMessage, BranchSummaryEntry, SessionEntry } from '@/lib/session/types';
 import { readFixture } from '@/lib/testing/fixtures';
 import { asyncTokens } from '@/lib/testing/flowPorts';
 import type { TokensPort } from './ports';
@@ -98,6 +98,52 @@ describe('TokenSync: a change to an entry on the path', () => {
     await sync.sync(path, OPTS);
     tokens.take();
     const edited = path.with(at, { ...c, summary: `${c.summary}\n\n## Note\nThe tests pass on CI.` });
+    await sync.sync(edited, OPTS);
+    expect(tokens.take()).toEqual(['update']);
+    expect(sync.figure).toEqual((await asyncTokens().loadPath('fresh', edited, OPTS)).figure);
+  });
+
+  it('a tool call’s arguments grown in place are sent as one update', async () => {
+    const path = realPath();
+    const at = path.findIndex((e) => e.type === 'message' && e.message.role === 'assistant' && e.message.content.some((p) => p.type === 'toolCall'));
+    expect(at).toBeGreaterThan(0);
+    const reply = path[at] as Reply;
+    const tokens = recordedTokens();
+    const sync = new TokenSync('s1', tokens.port, store);
+    await sync.sync(path, OPTS);
+    tokens.take();
+    const grown = structuredClone(reply);
+    const call = grown.message.content.find((p) => p.type === 'toolCall')!;
+    if (call.type !== 'toolCall') throw new Error('not a tool call');
+    call.arguments = { ...call.arguments, note: 'the rest of the arguments, streamed after the first chunk' };
+    const edited = path.with(at, grown);
+    await sync.sync(edited, OPTS);
+    expect(tokens.take()).toEqual(['update']);
+    expect(sync.figure).toEqual((await asyncTokens().loadPath('fresh', edited, OPTS)).figure);
+    await sync.sync(structuredClone(edited), OPTS);
+    expect(tokens.take()).toEqual([]);
+  });
+
+  it('an edited branch summary is sent as one update', async () => {
+    const path = realPath();
+    const leaf = path.at(-1)!;
+    const summary: BranchSummaryEntry = {
+      type: 'branch_summary',
+      id: 'bs-1',
+      parentId: leaf.id,
+      timestamp: leaf.timestamp,
+      fromId: path[1]!.id,
+      summary: '## Goal\nThe approach left behind.',
+      details: { readFiles: [], modifiedFiles: [], summarizer: { kind: 'extractive' } },
+    };
+    // Edited from an untouched copy: the in-process service stores its count on the objects it was given.
+    const untouched = structuredClone(summary);
+    const withSummary: SessionEntry[] = [...path, summary];
+    const tokens = recordedTokens();
+    const sync = new TokenSync('s1', tokens.port, store);
+    await sync.sync(withSummary, OPTS);
+    tokens.take();
+    const edited = withSummary.with(-1, { ...untouched, summary: `${untouched.summary}\nIt failed on the second file.` });
     await sync.sync(edited, OPTS);
     expect(tokens.take()).toEqual(['update']);
     expect(sync.figure).toEqual((await asyncTokens().loadPath('fresh', edited, OPTS)).figure);

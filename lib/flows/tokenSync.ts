@@ -31,7 +31,8 @@ function computeSignature(e: SessionEntry): string {
   if (e.type === 'message') {
     const m = e.message;
     let chars = 0;
-    for (const p of m.content) chars += p.type === 'text' ? p.text.length : p.type === 'thinking' ? p.thinking.length : p.type === 'toolCall' ? 1 : 0;
+    // A tool call's arguments can grow in place while a reply streams; its size is what its count follows.
+    for (const p of m.content) chars += p.type === 'text' ? p.text.length : p.type === 'thinking' ? p.thinking.length : p.type === 'toolCall' ? p.name.length + JSON.stringify(p.arguments).length : 0;
     const usage = m.role === 'assistant' && m.usage ? `${m.usage.input}/${m.usage.output}` : '';
     const status = m.role === 'assistant' ? `${m.status}/${m.stopReason}` : '';
     return `${m.content.length}|${chars}|${usage}|${status}`;
