@@ -3,7 +3,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import { importText } from '@/lib/formats';
 import { readFixture } from '@/lib/testing/fixtures';
 import { testPorts } from '@/lib/testing/flowPorts';
-import { backupReminder, exportEverything, safeFileName } from './exportSessions';
+import { backupReminder, EXPORT_FORMATS, exportEverything, exportSession, safeFileName } from './exportSessions';
 
 /**
  * The export flows' edges: the file name a title becomes, the backup's name,
@@ -98,5 +98,47 @@ describe('the backup reminder', () => {
     expect(await backupReminder(ports)).toBe('never');
     await ports.store.setLastBackupAt(Date.now());
     expect(await backupReminder(ports)).toBeNull();
+  });
+});
+
+describe('the export formats offered', () => {
+  it('each has its own label and a hint, and saves a file whose type matches what is in it', async () => {
+    const ports = testPorts();
+    await importFixtures(ports, 'librechatTree');
+    const [row] = await ports.store.listSessions();
+    const snap = (await ports.store.exportSnapshot(row!.id))!;
+    expect(new Set(EXPORT_FORMATS.map((f) => f.label)).size).toBe(EXPORT_FORMATS.length);
+    for (const f of EXPORT_FORMATS) {
+      expect(f.label.trim(), f.kind).not.toBe('');
+      expect(f.hint.length, f.kind).toBeGreaterThan(10);
+    }
+    const saved: Record<string, { text: string; mime: string; name: string }> = {};
+    for (const format of EXPORT_FORMATS) {
+      expect(await exportSession(ports, row!.id, row!.title, format)).toBe(true);
+      const file = ports.saved.at(-1)!;
+      saved[format.kind] = { text: String(file.data), mime: file.mime, name: file.name };
+    }
+    // Six different files, each of the type its content is.
+    expect(new Set(Object.values(saved).map((f) => f.text)).size).toBe(EXPORT_FORMATS.length);
+    for (const [kind, f] of Object.entries(saved)) {
+      const lines = f.text.split('\n').filter((l) => l.trim());
+      const isJsonLines = lines.every((l) => {
+        try {
+          return typeof JSON.parse(l) === 'object';
+        } catch {
+          return false;
+        }
+      });
+      const type = /^<!doctype html/i.test(f.text) ? 'text/html' : isJsonLines ? 'application/x-ndjson' : 'text/markdown';
+      expect(f.mime, kind).toBe(type);
+    }
+    // The JSONL files re-import under their own names, as the app's session and as a pi session.
+    const entries = snap.entries.length;
+    expect(importText(saved.jsonl!.text, { fileName: saved.jsonl!.name }).sessions[0]!.entries).toHaveLength(entries);
+    const pi = importText(saved['pi-jsonl']!.text, { fileName: saved['pi-jsonl']!.name });
+    expect(pi.sessions[0]!.meta.source?.format).toBe('pi');
+    // Obsidian's has front matter; all branches hold more than the active path.
+    expect(saved['markdown-obsidian']!.text.startsWith('---\n')).toBe(true);
+    expect(saved['markdown-all']!.text.length).toBeGreaterThan(saved.markdown!.text.length);
   });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { importText } from '@/lib/formats';
 import { buildSessionContext } from '@/lib/session/context';
 import { resolveLabels } from '@/lib/session/revisions';
@@ -232,6 +232,87 @@ describe('LiveSession: the derived context and labels', () => {
     expect(live.derive(old).context).toEqual(buildSessionContext(old.tree, old.leafId));
     const latest = live.derive(live.getSnapshot());
     expect(latest.context).toEqual(fresh(live).context);
+    close();
+  });
+});
+
+describe('LiveSession: what deriving after a change costs', () => {
+  /** Watches the tree's whole-session reads: a walk of the path (a context built afresh) and a read of every entry (labels). */
+  function reads(live: LiveSession) {
+    const tree = live.getSnapshot().tree;
+    const pathTo = vi.spyOn(tree, 'pathTo');
+    const entries = vi.spyOn(tree, 'entries');
+    return {
+      /** Derives the latest snapshot and says which whole-session reads that took. */
+      derive() {
+        pathTo.mockClear();
+        entries.mockClear();
+        const d = live.derive(live.getSnapshot());
+        const took = { walked: pathTo.mock.calls.length > 0, readLabels: entries.mock.calls.length > 0 };
+        expect(d.context).toEqual(fresh(live).context);
+        return { ...d, ...took };
+      },
+    };
+  }
+
+  it('a turn appended or a streamed chunk saved is derived from the previous context and labels; a move or a label is read afresh', async () => {
+    const { store, id } = await storedTree();
+    const live = new LiveSession(id, store);
+    const { ready, close } = open(live);
+    await ready;
+    const r = reads(live);
+    const before = r.derive();
+    const leaf = live.getSnapshot().leafId!;
+    const turn = await store.appendEntries(id, leaf, [user('one more'), reply('the start of')]);
+    live.applyLocal(turn, turn.at(-1)!.id);
+    const appended = r.derive();
+    expect(appended).toMatchObject({ walked: false, readLabels: false });
+    expect(appended.labels).toBe(before.labels);
+    // The streaming reply saved again, longer: the same entry replaced.
+    const chunk = { ...turn[1]!, message: { role: 'assistant' as const, content: [{ type: 'text' as const, text: 'the start of the answer' }] } } as typeof turn[1];
+    live.applyLocal([chunk]);
+    expect(r.derive()).toMatchObject({ walked: false, readLabels: false });
+    // Back one step: the context is built afresh.
+    live.setLeaf(turn[0]!.id);
+    expect(r.derive()).toMatchObject({ walked: true, readLabels: true });
+    live.setLeaf(turn[1]!.id);
+    r.derive();
+    // A label: the labels are read again, and the derived map is a new one.
+    const labelled = await store.appendEntries(id, turn[1]!.id, [{ type: 'label', targetId: turn[0]!.id, label: 'asked again' }]);
+    live.applyLocal(labelled, labelled[0]!.id);
+    const withLabel = r.derive();
+    expect(withLabel.readLabels).toBe(true);
+    expect(withLabel.labels.get(turn[0]!.id)).toBe('asked again');
+    close();
+  });
+
+  it('deriving an older snapshot leaves the latest one’s incremental state alone', async () => {
+    const { store, id } = await storedTree();
+    const live = new LiveSession(id, store);
+    const { ready, close } = open(live);
+    await ready;
+    const r = reads(live);
+    r.derive();
+    const first = await store.appendEntries(id, live.getSnapshot().leafId!, [user('first')]);
+    live.applyLocal(first, first[0]!.id);
+    const older = live.getSnapshot();
+    const second = await store.appendEntries(id, first[0]!.id, [reply('second')]);
+    live.applyLocal(second, second[0]!.id);
+    expect(live.derive(older).context).toEqual(buildSessionContext(older.tree, older.leafId));
+    expect(r.derive()).toMatchObject({ walked: false, readLabels: false });
+    close();
+  });
+
+  it('another tab’s turn, caught up through the watch, is derived from the previous context too', async () => {
+    const { real, id, watch, live, close } = await openDriven();
+    const r = reads(live);
+    r.derive();
+    const written = await real.appendEntries(id, live.getSnapshot().leafId!, [user('from the other tab'), reply('answered there')]);
+    const version = live.getSnapshot().version;
+    watch.onRow!(await real.getSession(id));
+    await until(() => live.getSnapshot().version > version);
+    expect(live.getSnapshot().leafId).toBe(written.at(-1)!.id);
+    expect(r.derive()).toMatchObject({ walked: false, readLabels: false });
     close();
   });
 });

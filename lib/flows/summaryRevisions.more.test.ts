@@ -58,12 +58,18 @@ describe('summary revisions: what the user is told and sees', () => {
     expect(edit).toMatchObject({ action: 'edit', summary: text, details: { summaryTokens: expected } });
   });
 
-  it('a regeneration shows as a compaction run with its own status, and records the count of the new text', async () => {
-    const { s, target, sessionId, ports } = await compacted({ summaryDelayMs: 5 });
+  it('a regeneration shows as a compaction run with its own status, streams into it, and records the count of the new text', async () => {
+    const text = `## Goal\n${'Keep the parser fast and its errors clear. '.repeat(4)}`;
+    const { s, target, sessionId, ports } = await compacted({ summaryDelayMs: 60, summary: () => text });
+    const shown: string[] = [];
+    const stop = s.runs.subscribe(() => void shown.push(s.runs.get(sessionId)?.text ?? ''));
     const running = s.regenerateSummary(target);
     await until(() => s.runs.get(sessionId) !== undefined);
     expect(s.runs.get(sessionId)).toMatchObject({ kind: 'compaction', status: 'Regenerating the summary…' });
     expect(await running).toBe(true);
+    stop();
+    // The first words, shown while the rest was still on its way.
+    expect(shown.some((t) => t.length > 0 && t.length < text.length && text.startsWith(t))).toBe(true);
     const rev = s.live.getSnapshot().tree.get(s.live.getSnapshot().leafId!)!;
     if (rev.type !== 'summary_revision') throw new Error('not a revision');
     expect(rev.details?.summaryTokens).toBe(await ports.tokens.summaryTokens(sessionId, rev.summary!, 'compaction'));

@@ -212,3 +212,87 @@ describe('TokenSync: the token worker follows the path with only what changed', 
     await expect(sync.flush()).resolves.toBeUndefined();
   });
 });
+
+describe('TokenSync: what it tells and what it writes', () => {
+  it('a listener that unsubscribed hears nothing more; dropping a preview that was never shown tells nobody', async () => {
+    const { path } = realPath();
+    const sync = new TokenSync('s1', recordedTokens().port, memoryStore());
+    const heard: string[] = [];
+    const stopA = sync.onFigure(() => heard.push('a'));
+    sync.onFigure(() => heard.push('b'));
+    await sync.sync(path.slice(0, -1), OPTS);
+    expect(heard).toEqual(['a', 'b']);
+    stopA();
+    await sync.sync(path, OPTS);
+    expect(heard).toEqual(['a', 'b', 'b']);
+    sync.dropPreview();
+    expect(heard).toHaveLength(3);
+    sync.preview(40);
+    sync.dropPreview();
+    expect(heard).toHaveLength(5);
+  });
+
+  it('a new window alone, or a new model alone, is sent as options and the figure follows it', async () => {
+    const { path } = realPath();
+    const tokens = recordedTokens();
+    const sync = new TokenSync('s1', tokens.port, memoryStore());
+    await sync.sync(path, OPTS);
+    tokens.take();
+    const wider = { ...OPTS, contextWindow: 1_000_000 };
+    await sync.sync(path, wider);
+    expect(tokens.take()).toEqual(['setOptions']);
+    expect(sync.figure).toEqual(await freshFigure(path, wider));
+    const other = { ...wider, model: 'openai:gpt-4' };
+    await sync.sync(path, other);
+    expect(tokens.take()).toEqual(['setOptions']);
+    expect(sync.figure).toEqual(await freshFigure(path, other));
+    expect(sync.figure!.tokens).not.toBe((await freshFigure(path, wider)).tokens);
+  });
+
+  it('writes token caches only when something was counted, and a calibration only when a reply’s usage taught one', async () => {
+    const { path } = realPath();
+    const withUsage = path.findLastIndex((e) => e.type === 'message' && e.message.role === 'assistant' && !!e.message.usage);
+    expect(withUsage).toBeGreaterThan(2);
+    const reply = path[withUsage]!;
+    const model = reply.type === 'message' && reply.message.role === 'assistant' ? reply.message.model : undefined;
+    expect(model).toMatch(/^anthropic:/);
+    const store = memoryStore();
+    // The reply's own model, whose counts are estimates calibrated against the usage its provider reports.
+    const local = { model: model!, contextWindow: 200_000 };
+    const sync = new TokenSync('s1', recordedTokens().port, store);
+    await sync.sync(path.slice(0, withUsage), local);
+    expect(store.setEntryTokens).toHaveBeenCalled();
+    store.setEntryTokens.mockClear();
+    store.setCalibration.mockClear();
+    // Back to an earlier point: nothing new to count, nothing learnt.
+    await sync.sync(path.slice(0, withUsage - 2), local);
+    expect(store.setEntryTokens).not.toHaveBeenCalled();
+    expect(store.setCalibration).not.toHaveBeenCalled();
+    // Forward to the reply whose provider reported its usage.
+    await sync.sync(path.slice(0, withUsage + 1), local);
+    expect(store.setCalibration).toHaveBeenCalledWith(model, expect.objectContaining({ samples: expect.any(Number) }));
+  });
+
+  it('a pinned run whose sync fails rejects before its work, and the next change loads the whole path again', async () => {
+    const { path } = realPath();
+    const recorded = recordedTokens();
+    let appendFails = true;
+    const port = new Proxy(recorded.port, {
+      get: (t, m: string) => (m === 'append' && appendFails ? async () => Promise.reject(new Error('worker restarted')) : Reflect.get(t, m)),
+    });
+    const sync = new TokenSync('s1', port, memoryStore());
+    await sync.sync(path.slice(0, -1), OPTS);
+    let ran = false;
+    await expect(
+      sync.pinned(path, OPTS, async () => {
+        ran = true;
+      }),
+    ).rejects.toThrow('worker restarted');
+    expect(ran).toBe(false);
+    appendFails = false;
+    recorded.take();
+    await sync.sync(path, OPTS);
+    expect(recorded.take()).toEqual(['loadPath']);
+    expect(sync.figure).toEqual(await freshFigure(path));
+  });
+});
