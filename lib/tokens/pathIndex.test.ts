@@ -103,9 +103,18 @@ function text(r: Rng): string {
   return Array.from({ length: r.int(1, 30) }, () => r.pick(WORDS)).join(' ');
 }
 
-function randomEntry(r: Rng, id: string, parent: SessionEntry | null, path: SessionEntry[]): SessionEntry {
+/**
+ * `pinsAndMasks`: a session of an agent whose user pins and masks a lot: one entry in five a pin, one in
+ * eight a mask or its undo / redo, and pins aimed at tool calls (whose results are carried with them).
+ */
+function randomEntry(r: Rng, id: string, parent: SessionEntry | null, path: SessionEntry[], pinsAndMasks = false): SessionEntry {
   const base = { id, parentId: parent?.id ?? null, timestamp: Number(id.slice(1)) };
-  const roll = r.next();
+  let roll = r.next();
+  if (pinsAndMasks) {
+    const h = r.next();
+    if (h < 0.2) roll = 0.95;
+    else if (h < 0.32) roll = 0.97;
+  }
   const summaries = path.filter((e) => e.type === 'compaction' || e.type === 'branch_summary');
   if (roll < 0.22) {
     const content: ({ type: 'text'; text: string } | { type: 'image'; mimeType: string; data: string })[] = [{ type: 'text', text: text(r) }];
@@ -144,7 +153,9 @@ function randomEntry(r: Rng, id: string, parent: SessionEntry | null, path: Sess
   if (roll < 0.965) {
     // Pin or unpin a message on the path (sometimes one that cannot be pinned, or is not there).
     const messages = path.filter((e) => e.type === 'message');
-    const target = messages.length && r.chance(0.9) ? r.pick(messages).id : 'elsewhere';
+    const calls = messages.filter((e) => e.type === 'message' && e.message.role === 'assistant' && e.message.content.some((c) => c.type === 'toolCall'));
+    const pool = pinsAndMasks && calls.length && r.chance(0.6) ? calls : messages;
+    const target = pool.length && r.chance(0.9) ? r.pick(pool).id : 'elsewhere';
     return { ...base, type: 'pin', targetId: target, pinned: r.chance(0.75) };
   }
   if (roll < 0.985) {
@@ -180,11 +191,31 @@ function check(index: PathTokenIndex, tree: SessionTree, leaf: EntryId | null) {
   for (const e of path) {
     if (e.type === 'compaction' || e.type === 'branch_summary') expect(states.get(e.id)?.undone, `undone ${e.id}`).toBe(summaries.get(e.id)!.undone);
   }
+  // The counted context, whatever was reported: as buildSessionContext puts it together.
+  expect(index.estimate()).toBeCloseTo(referenceEstimate(tree, leaf), 6);
+  // What a compaction appended at the leaf, keeping the path from a user message in its second half (a cut
+  // compaction can make: never between a call and its result), would leave: its card's figure.
+  const keptFromIndex = path.findIndex((e, i) => i >= path.length / 2 && e.type === 'message' && e.message.role === 'user');
+  if (leaf && keptFromIndex >= 0) {
+    const summary = `Summary of ${keptFromIndex} entries.`;
+    const compaction: SessionEntry = {
+      type: 'compaction',
+      id: 'would-be',
+      parentId: leaf,
+      timestamp: 0,
+      summary,
+      firstKeptEntryId: path[keptFromIndex]!.id,
+      tokensBefore: 0,
+      details: { readFiles: [], modifiedFiles: [], summarizer: { kind: 'extractive' } },
+    };
+    const after = new SessionTree([...tree.entries(), compaction]);
+    expect(index.countedAfterCompaction(keptFromIndex, summary)).toBe(Math.max(0, Math.round(referenceEstimate(after, compaction.id))));
+  }
 }
 
 describe('PathTokenIndex', () => {
-  for (const seed of [1, 2, 3, 4, 5, 6]) {
-    it(`equals a from-scratch recomputation after random appends, leaf switches and updates (seed ${seed})`, () => {
+  for (const [seed, pinsAndMasks] of [[1, false], [2, false], [3, false], [4, false], [5, false], [6, false], [7, true], [8, true], [9, true]] as const) {
+    it(`equals a from-scratch recomputation after random appends, leaf switches and updates (seed ${seed}${pinsAndMasks ? ', many pins and masks' : ''})`, () => {
       const r = new Rng(seed);
       const all: SessionEntry[] = [];
       const byId = new Map<EntryId, SessionEntry>();
@@ -218,7 +249,7 @@ describe('PathTokenIndex', () => {
           }
         } else {
           const parent = leaf ? byId.get(leaf)! : null;
-          const e = randomEntry(r, `e${++n}`, parent, index.entries() as SessionEntry[]);
+          const e = randomEntry(r, `e${++n}`, parent, index.entries() as SessionEntry[], pinsAndMasks);
           all.push(e);
           byId.set(e.id, e);
           index.push(e);

@@ -1,4 +1,3 @@
-import { maskStubText } from '@/lib/session/masks';
 import { isPinnable } from '@/lib/session/pins';
 import type { AssistantMessage, EntryId, SessionEntry, Usage } from '@/lib/session/types';
 import type { PathTokens } from './pathTokens';
@@ -51,8 +50,8 @@ export interface IndexCounter {
   entry(entry: SessionEntry): EntryTokenCounts;
   /** Raw tokens of a revised summary text, wrapped as a summary of that kind. */
   revisedSummary(kind: 'compaction' | 'branch_summary', summary: string): number;
-  /** Raw tokens of a tool result's mask stub as a message (lib/session/masks); a chars/4 estimate when absent. */
-  maskStub?(entry: SessionEntry): number;
+  /** Raw tokens of a tool result's mask stub as a message (lib/session/masks). */
+  maskStub(entry: SessionEntry): number;
 }
 
 export interface IndexCalibration {
@@ -462,8 +461,7 @@ export class PathTokenIndex {
       if (!undone) {
         if (!s) {
           const entry = this.path[p]!;
-          const stub = this.counter.maskStub?.(entry) ?? (entry.type === 'message' && entry.message.role === 'toolResult' ? Math.ceil(maskStubText(entry.message).length / 4) + 4 : 0);
-          s = { count: 0, raw: this.own.sums.raw.a[p]!, stub };
+          s = { count: 0, raw: this.own.sums.raw.a[p]!, stub: this.counter.maskStub(entry) };
           this.maskedAt.set(p, s);
         }
         if (s.count++ === 0) deltas.set(p, s.stub - s.raw);
@@ -486,15 +484,19 @@ export class PathTokenIndex {
     return undefined;
   }
 
-  /** The pinned message at `p` and the results of its tool calls that follow it on the path. */
+  /**
+   * The pinned message at `p` and every result of its tool calls that follows it on the path: all of them,
+   * as carriedPositions (lib/session/pins) carries them, even a second result for one call (a damaged import).
+   */
   private unitOf(p: number): number[] {
     const e = this.path[p]!;
     const out = [p];
     if (e.type !== 'message' || e.message.role !== 'assistant') return out;
     const calls = new Set(e.message.content.flatMap((c) => (c.type === 'toolCall' ? [c.id] : [])));
-    for (let i = p + 1; i < this.path.length && calls.size > 0; i++) {
+    if (calls.size === 0) return out;
+    for (let i = p + 1; i < this.path.length; i++) {
       const r = this.path[i]!;
-      if (r.type === 'message' && r.message.role === 'toolResult' && calls.delete(r.message.toolCallId)) out.push(i);
+      if (r.type === 'message' && r.message.role === 'toolResult' && calls.has(r.message.toolCallId)) out.push(i);
     }
     return out;
   }
