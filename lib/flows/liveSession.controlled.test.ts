@@ -50,6 +50,15 @@ function open(live: LiveSession) {
   return { close, ready: until(() => live.getSnapshot().status !== 'loading') };
 }
 
+/** The stored tree opened live over the real store, loaded. */
+async function openStored() {
+  const { store, id } = await storedTree();
+  const live = new LiveSession(id, store);
+  const { ready, close } = open(live);
+  await ready;
+  return { store, id, live, close };
+}
+
 /** What a fresh build of the snapshot gives. */
 function fresh(live: LiveSession) {
   const s = live.getSnapshot();
@@ -116,10 +125,7 @@ describe('LiveSession: where it opens', () => {
   });
 
   it('a stored session is no draft: changing the draft row does nothing', async () => {
-    const { store, id } = await storedTree();
-    const live = new LiveSession(id, store);
-    const { ready, close } = open(live);
-    await ready;
+    const { live, close } = await openStored();
     const before = live.getSnapshot();
     live.patchDraft({ model: 'compat:other' });
     expect(live.getSnapshot()).toBe(before);
@@ -180,10 +186,7 @@ describe('LiveSession: a burst of writes while it catches up', () => {
 
 describe('LiveSession: the derived context and labels', () => {
   it('after each change (appends, a label with a message, a move back and forth) they are what a fresh build gives, and the same object while nothing changes', async () => {
-    const { store, id } = await storedTree();
-    const live = new LiveSession(id, store);
-    const { ready, close } = open(live);
-    await ready;
+    const { store, id, live, close } = await openStored();
     const check = () => {
       const snap = live.getSnapshot();
       const d = live.derive(snap);
@@ -216,10 +219,7 @@ describe('LiveSession: the derived context and labels', () => {
   });
 
   it('an older snapshot derives its own context, and leaves the latest one’s intact', async () => {
-    const { store, id } = await storedTree();
-    const live = new LiveSession(id, store);
-    const { ready, close } = open(live);
-    await ready;
+    const { store, id, live, close } = await openStored();
     live.derive(live.getSnapshot());
     const path = live.getSnapshot().tree.pathTo(live.getSnapshot().leafId);
     live.setLeaf(path[2]!.id);
@@ -256,10 +256,7 @@ describe('LiveSession: what deriving after a change costs', () => {
   }
 
   it('a turn appended or a streamed chunk saved is derived from the previous context and labels; a move or a label is read afresh', async () => {
-    const { store, id } = await storedTree();
-    const live = new LiveSession(id, store);
-    const { ready, close } = open(live);
-    await ready;
+    const { store, id, live, close } = await openStored();
     const r = reads(live);
     const before = r.derive();
     const leaf = live.getSnapshot().leafId!;
@@ -287,10 +284,7 @@ describe('LiveSession: what deriving after a change costs', () => {
   });
 
   it('deriving an older snapshot leaves the latest one’s incremental state alone', async () => {
-    const { store, id } = await storedTree();
-    const live = new LiveSession(id, store);
-    const { ready, close } = open(live);
-    await ready;
+    const { store, id, live, close } = await openStored();
     const r = reads(live);
     r.derive();
     const first = await store.appendEntries(id, live.getSnapshot().leafId!, [user('first')]);

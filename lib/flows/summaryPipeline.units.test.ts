@@ -23,53 +23,38 @@ async function opened(settings = DEFAULT_COMPACTION_SETTINGS) {
 }
 
 describe('runSummaryJob', () => {
-  it('a summary that completes after its run was cancelled is not kept, and the user hears it was cancelled', async () => {
-    const { ports, flows, s } = await opened();
-    const out = await runSummaryJob(s, {
-      kind: 'compaction',
-      status: 'Summarizing…',
+  type Execute = Parameters<typeof runSummaryJob<string>>[1]['execute'];
+  const cases: { name: string; what: string; execute: (stop: () => void) => Execute; notice: { level: string; message: string } }[] = [
+    {
+      name: 'a summary that completes after its run was cancelled is not kept, and the user hears it was cancelled',
       what: 'Compaction',
-      parentId: null,
-      execute: async () => {
-        // The user pressed Stop just as the model finished.
-        flows.runs.get(s.sessionId)!.abort.abort();
-        return 'a finished summary';
-      },
-    });
-    expect(out).toBeNull();
-    expect(ports.notices).toEqual([{ level: 'info', message: 'Compaction cancelled — nothing changed.' }]);
-    expect(flows.runs.get(s.sessionId)).toBeUndefined();
-  });
-
-  it('an abort error from below (a transport stopped on its own) counts as cancelled even when the run was not aborted', async () => {
-    const { ports, s } = await opened();
-    const out = await runSummaryJob(s, {
-      kind: 'branch-summary',
-      status: 'Summarizing the branch…',
+      // The user pressed Stop just as the model finished.
+      execute: (stop) => async () => (stop(), 'a finished summary'),
+      notice: { level: 'info', message: 'Compaction cancelled — nothing changed.' },
+    },
+    {
+      name: 'an abort error from below (a transport stopped on its own) counts as cancelled even when the run was not aborted',
       what: 'Branch summary',
-      parentId: null,
-      execute: async () => {
-        throw new DOMException('The operation was aborted.', 'AbortError');
-      },
-    });
-    expect(out).toBeNull();
-    expect(ports.notices).toEqual([{ level: 'info', message: 'Branch summary cancelled — nothing changed.' }]);
-  });
-
-  it('any other failure names the job and the error, and keeps nothing', async () => {
-    const { ports, s } = await opened();
-    const out = await runSummaryJob(s, {
-      kind: 'compaction',
-      status: 'Summarizing…',
+      execute: () => async () => Promise.reject(new DOMException('The operation was aborted.', 'AbortError')),
+      notice: { level: 'info', message: 'Branch summary cancelled — nothing changed.' },
+    },
+    {
+      name: 'any other failure names the job and the error, and keeps nothing',
       what: 'Regeneration',
-      parentId: null,
-      execute: async () => {
-        throw new Error('The provider is overloaded.');
-      },
+      execute: () => async () => Promise.reject(new Error('The provider is overloaded.')),
+      notice: { level: 'error', message: 'Regeneration failed: The provider is overloaded. Nothing changed.' },
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const { ports, flows, s } = await opened();
+      const stop = () => flows.runs.get(s.sessionId)!.abort.abort();
+      const out = await runSummaryJob(s, { kind: 'compaction', status: 'Summarizing…', what: c.what, parentId: null, execute: c.execute(stop) });
+      expect(out).toBeNull();
+      expect(ports.notices).toEqual([c.notice]);
+      expect(flows.runs.get(s.sessionId)).toBeUndefined();
     });
-    expect(out).toBeNull();
-    expect(ports.notices).toEqual([{ level: 'error', message: 'Regeneration failed: The provider is overloaded. Nothing changed.' }]);
-  });
+  }
 });
 
 describe('summaryPlanOptions', () => {
