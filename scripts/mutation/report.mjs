@@ -75,7 +75,13 @@ export function readModule(name) {
   const path = join(ROOT, incrementalFile(name));
   if (!existsSync(path)) return null;
   const report = JSON.parse(readFileSync(path, 'utf8'));
-  const files = Object.entries(report.files).map(([file, f]) => ({ file, ...tally(f.mutants), survivors: f.mutants.filter((m) => UNDETECTED.has(m.status)) }));
+  const files = Object.entries(report.files).map(([file, f]) => ({
+    file,
+    ...tally(f.mutants),
+    survivors: f.mutants.filter((m) => UNDETECTED.has(m.status)),
+    // The file changed since the run that scored it: its score says nothing about the code as it is now.
+    stale: f.source !== undefined && readFileSync(join(ROOT, file), { encoding: 'utf8', flag: 'r' }) !== f.source,
+  }));
   return { name, ...tally(Object.values(report.files).flatMap((f) => f.mutants)), files };
 }
 
@@ -96,10 +102,12 @@ export function summaryMarkdown() {
     const partial = unmeasured.length > 0 || scored < expected;
     const tested =
       [scored < expected ? `${scored} of ${expected} scored` : '', unmeasured.length ? `${all.length - unmeasured.length} of ${all.length} files` : ''].filter(Boolean).join('; ') || 'all';
-    rows.push(`| ${name} | **${pct(m.score)}**${partial ? ' (partial)' : ''} | ${m.killed + m.timeout} | ${m.survived} | ${m.noCoverage} | ${m.total} | ${tested} |`);
+    const stale = m.files.filter((f) => f.stale).length;
+    const staleNote = stale ? `; ${stale} file${stale === 1 ? '' : 's'} changed since: re-run \`npm run mutation -- ${name}\`` : '';
+    rows.push(`| ${name} | **${pct(m.score)}**${partial ? ' (partial)' : ''}${stale ? ' (stale)' : ''} | ${m.killed + m.timeout} | ${m.survived} | ${m.noCoverage} | ${m.total} | ${tested}${staleNote} |`);
     for (const f of unmeasured) fileRows.push(`| ${f} | not measured | | | |`);
     for (const f of m.files.sort((a, b) => a.file.localeCompare(b.file)))
-      fileRows.push(`| ${f.file} | ${pct(f.score)} | ${f.killed + f.timeout} | ${f.survived} | ${f.noCoverage} |`);
+      fileRows.push(`| ${f.file} | ${pct(f.score)}${f.stale ? ' (stale: changed since)' : ''} | ${f.killed + f.timeout} | ${f.survived} | ${f.noCoverage} |`);
   }
   return [
     '| module | score | detected | survived | no coverage | mutants | tested |',
