@@ -707,7 +707,7 @@ async function main() {
     table(
       ['reply', 'main-thread (ms)', 'ms per word', 'long tasks'],
       [
-        [`${SIZES.replyWords} words (median of ${SIZES.streams})`, fmt(turnLarge.stream.mainThreadMs, 0), fmt(perWordShort, 2), String(turnLarge.stream.longTasks)],
+        [`${SIZES.replyWords} words (median of ${turnLarge.stream.streams})`, fmt(turnLarge.stream.mainThreadMs, 0), fmt(perWordShort, 2), String(turnLarge.stream.longTasks)],
         [`${2 * SIZES.replyWords} words`, fmt(longReply.stream.mainThreadMs, 0), fmt(perWordLong, 2), String(longReply.stream.longTasks)],
         [`ratio, ${2 * SIZES.replyWords} / ${SIZES.replyWords} (linear: 1.0, quadratic: 2.0)`, '', fmt(perWordLong / perWordShort, 2), ''],
       ],
