@@ -5,6 +5,9 @@ import { resolveLabels } from '@/lib/session/revisions';
 import type { StoredSession } from '@/lib/session/types';
 import { readFixture } from '@/lib/testing/fixtures';
 import { testPorts, until } from '@/lib/testing/flowPorts';
+import { newId } from '@/lib/session/ids';
+import { SessionTree } from '@/lib/session/tree';
+import { draftRow } from './draft';
 import { LiveSession } from './liveSession';
 import type { SessionStore } from './ports';
 
@@ -134,6 +137,43 @@ describe('LiveSession: where it opens', () => {
   });
 });
 
+describe('LiveSession: where it opens', () => {
+  it('a draft is ready at once on its stand-in row, and becomes the stored session when the watch brings the row', async () => {
+    const { store: real } = await storedTree();
+    const { store, watch } = drivenStore(real);
+    const id = newId();
+    const stand = draftRow(id, 1_000);
+    const live = new LiveSession(id, store, stand);
+    const { ready, close } = open(live);
+    await ready;
+    expect(live.getSnapshot()).toMatchObject({ status: 'ready', draft: true, row: stand, leafId: null });
+    // The watch's first notice: nothing stored yet, which for a draft is no news.
+    watch.onRow!(undefined);
+    expect(live.getSnapshot()).toMatchObject({ status: 'ready', draft: true });
+    live.patchDraft({ model: 'compat:other' });
+    expect(live.getSnapshot().row).toMatchObject({ id, model: 'compat:other' });
+    await real.createSession({ id, title: stand.title, createdAt: 2_000, updatedAt: 2_000, model: 'compat:other' });
+    watch.onRow!(await real.getSession(id));
+    await until(() => !live.getSnapshot().draft);
+    expect(live.getSnapshot()).toMatchObject({ status: 'ready', draft: false, row: { id, createdAt: 2_000, model: 'compat:other' } });
+    close();
+  });
+
+  it('a stored session opens at its stored position, not at its newest leaf', async () => {
+    const { store, id } = await storedTree();
+    const loaded = (await store.loadSession(id))!;
+    const tree = new SessionTree(loaded.entries);
+    const older = tree.leaves().find((e) => e.id !== tree.newestLeaf())!;
+    expect(older).toBeDefined();
+    await store.updateSession(id, { leafId: older.id });
+    const live = new LiveSession(id, store);
+    const { ready, close } = open(live);
+    await ready;
+    expect(live.getSnapshot().leafId).toBe(older.id);
+    close();
+  });
+});
+
 describe('LiveSession: a burst of writes while it catches up', () => {
   it('a row arriving during a catch-up is fetched after it: nothing written is missed', async () => {
     let release!: () => void;
@@ -161,6 +201,39 @@ describe('LiveSession: a burst of writes while it catches up', () => {
     expect(live.getSnapshot().tree.has(second[0]!.id)).toBe(true);
     // One catch-up for the held one, one for everything written meanwhile.
     expect(calls).toBe(2);
+    close();
+  });
+
+  it('after a burst, a single write is one catch-up again: the row is not read back a second time', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let held = true;
+    let rowReads = 0;
+    const { real, id, watch, live, close } = await openDriven((real) => ({
+      entriesChangedSince: async (sid, rev) => {
+        const out = await real.entriesChangedSince(sid, rev);
+        if (held) await gate;
+        return out;
+      },
+      getSession: (sid) => {
+        rowReads++;
+        return real.getSession(sid);
+      },
+    }));
+    const [a] = await real.appendEntries(id, live.getSnapshot().leafId!, [user('held')]);
+    watch.onRow!(await real.getSession(id));
+    const [b] = await real.appendEntries(id, a!.id, [reply('during the catch-up')]);
+    watch.onRow!(await real.getSession(id));
+    held = false;
+    release();
+    await until(() => live.getSnapshot().leafId === b!.id);
+    // The burst read the row back once, to see what was written during the catch-up.
+    expect(rowReads).toBe(1);
+    const [c] = await real.appendEntries(id, b!.id, [user('a single write later')]);
+    watch.onRow!(await real.getSession(id));
+    // A read back would have started by now: it follows the catch-up that moved the leaf, in the same task.
+    await until(() => live.getSnapshot().leafId === c!.id);
+    expect(rowReads).toBe(1);
     close();
   });
 
