@@ -262,16 +262,11 @@ function profileFigures(turns: TurnFigures[]): ProfileFigures {
   };
 }
 
-/**
- * `SIZES.streams` turns in a row on the open session. In a fresh page (`fresh`) one reply streams first and is
- * reported apart: the first reply compiles the markdown, math and highlighting code, the same whatever the
- * session's size, and would otherwise count against whichever profile runs first.
- */
-async function profileTurns(page: Page, cdp: CDPSession, mock: MockLlm, label: string, fresh: boolean): Promise<ProfileFigures> {
-  const first = fresh ? await turn(page, cdp, mock, `${label}, first reply`) : undefined;
+/** `SIZES.streams` turns in a row on the open session (a page that has streamed before: see pairedTurns). */
+async function profileTurns(page: Page, cdp: CDPSession, mock: MockLlm, label: string): Promise<ProfileFigures> {
   const all: TurnFigures[] = [];
   for (let i = 0; i < SIZES.streams; i++) all.push(await turn(page, cdp, mock, label));
-  return { ...profileFigures(all), first };
+  return profileFigures(all);
 }
 
 interface OpenPage {
@@ -280,7 +275,9 @@ interface OpenPage {
 }
 
 /**
- * The 1k and 10k profiles' turns, alternated between their two fresh pages (a b, b a, a b, …): each pair of
+ * In each fresh page one reply streams first and is reported apart: the first reply compiles the markdown, math
+ * and highlighting code, the same whatever the session's size, and would otherwise count against whichever
+ * profile runs first. Then the 1k and 10k profiles' turns, alternated between their two pages (a b, b a, a b, …): each pair of
  * turns streams back to back, so a change in the machine's load during the run moves both sides of the
  * per-chunk ratio, which is taken per pair. Run one profile after the other, a busy minute in one of them
  * moved that ratio by 20 % (1.26× in one run of 2026-11-27, 1.06× in the next, same code).
@@ -662,7 +659,7 @@ async function main() {
     await importThroughInput(l.page, { name: 'many.zip', mimeType: 'application/zip', buffer: Buffer.from(archive) }, SIZES.sessions);
     await openSession(l.page, 'Bench large session');
     await settle(l.page);
-    const turnMany = await profileTurns(l.page, l.cdp, mock, `${SIZES.large} entries + ${SIZES.sessions} sessions`, false);
+    const turnMany = await profileTurns(l.page, l.cdp, mock, `${SIZES.large} entries + ${SIZES.sessions} sessions`);
     const openMany = await openTime(l.page, true);
     await l.context.close();
 
@@ -737,7 +734,9 @@ async function main() {
           sizes: SIZES,
           profiles: cols,
           turns: { small: turnSmall, large: turnLarge, many: turnMany, longReply },
-          perChunkRatios: paired.ratios,
+          // Read back by scripts/bench.mjs for its summary, as printed above.
+          perChunkRatio: chunkRatio,
+          perWord: { short: perWordShort, long: perWordLong },
           open: { empty: openEmpty, large: openLarge, many: openMany, firstOpenLongTasksMs: firstOpenLong },
           import: imported,
           failures,

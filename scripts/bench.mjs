@@ -155,22 +155,16 @@ const HEADLINES = {
     const { small, large, many, longReply } = r.turns;
     const [c1, c2, c3] = [`${r.sizes.small}`, `${r.sizes.large}`, `${r.sizes.large} + ${r.sizes.sessions} sessions`];
     const im = r.import;
-    const perWord = (s) => s.mainThreadMs / s.words;
-    const median = (xs) => {
-      const s = [...xs].sort((a, b) => a - b);
-      const m = Math.floor(s.length / 2);
-      return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-    };
-    const perWordShort = median(large.turns.map((t) => perWord(t.stream)));
+    const ratio = r.perChunkRatio;
     return [
       [`typing key → next frame median / p95 (${c2} entries | ${c3}; goal ≤ 16 ms)`, `${f(large.typing.median, 1)} / ${f(large.typing.p95, 1)} ms | ${f(many.typing.median, 1)} / ${f(many.typing.p95, 1)} ms`],
       [`meter updated after Send, median (${c2} | ${c3}; goal ≤ 50 ms)`, `${f(large.meterAfterSendMs.median, 0)} ms | ${f(many.meterAfterSendMs.median, 0)} ms`],
       [`long tasks while ${small.stream.streams} | ${large.stream.streams} | ${many.stream.streams} replies stream (${c1} | ${c2} | ${c3}; goal 0)`, [small, large, many].map((x) => `${x.stream.longTasks} (${f(x.stream.longTaskMs, 0)} ms)`).join(' | ')],
       [
         `main-thread ms per saved chunk of the reply, median (${c1} | ${c2} entries); ${c2} / ${c1} per pair of turns back to back, median (min–max; goal ±10%)`,
-        `${f(small.stream.msPerSavedChunk, 1)} | ${f(large.stream.msPerSavedChunk, 1)}; ${f(median(r.perChunkRatios), 2)}× (${f(Math.min(...r.perChunkRatios), 2)}–${f(Math.max(...r.perChunkRatios), 2)})`,
+        `${f(small.stream.msPerSavedChunk, 1)} | ${f(large.stream.msPerSavedChunk, 1)}; ${f(ratio.median, 2)}× (${f(ratio.min, 2)}–${f(ratio.max, 2)})`,
       ],
-      [`main-thread ms per word, ${longReply.stream.words}-word reply / ${longReply.stream.words / 2}-word (linear 1.0, quadratic 2.0)`, `${f(perWord(longReply.stream), 2)} / ${f(perWordShort, 2)} = ${f(perWord(longReply.stream) / perWordShort, 2)}`],
+      [`main-thread ms per word, ${longReply.stream.words}-word reply / ${longReply.stream.words / 2}-word (linear 1.0, quadratic 2.0)`, `${f(r.perWord.long, 2)} / ${f(r.perWord.short, 2)} = ${f(r.perWord.long / r.perWord.short, 2)}`],
       [`open to first message (empty app shell | ${c3}; goal ≤ 1 s)`, `${f(r.open.empty.shellMs, 0)} ms | ${f(r.open.many.firstMessageMs, 0)} ms`],
       [`ChatGPT import ${mbOf(im.bytes)} through the file input, profile on disk (goal ≥ 15 MB/s, no task > 50 ms, ≤ 1.5× the file)`, `${f(im.seconds, 1)} s, ${f(im.megabytesPerSecond, 1)} MB/s; longest task ${f(im.maxLongTaskMs, 0)} ms; renderer RSS +${f(im.rssPeakAboveBase / im.bytes, 2)}× the file over the empty app's ${mbOf(im.baseline.renderer)}; CPU s browser ${f(im.cpuSeconds.browser, 1)}, renderer ${f(im.cpuSeconds.renderer, 1)}`],
     ];

@@ -47,6 +47,15 @@ function realPath() {
 
 const OPTS: TokenSyncOptions = { model: 'openai:gpt-4o', contextWindow: 128_000 };
 
+/** A TokenSync that has loaded `path`, with its recorded calls cleared: what a test's next change sends. */
+async function loadedAt(path: SessionEntry[]) {
+  const tokens = recordedTokens();
+  const sync = new TokenSync('s1', tokens.port, memoryStore());
+  await sync.sync(path, OPTS);
+  tokens.take();
+  return { tokens, sync };
+}
+
 /** What a fresh load of `path` counts: the reference every incremental sync must end at. */
 async function freshFigure(path: SessionEntry[], opts: TokenSyncOptions = OPTS) {
   return (await asyncTokens().loadPath('fresh', path, opts)).figure;
@@ -77,10 +86,7 @@ describe('TokenSync: the token worker follows the path with only what changed', 
 
   it('the same entries read again as new objects send nothing; a reply that grew sends one update', async () => {
     const { path } = realPath();
-    const tokens = recordedTokens();
-    const sync = new TokenSync('s1', tokens.port, memoryStore());
-    await sync.sync(path, OPTS);
-    tokens.take();
+    const { tokens, sync } = await loadedAt(path);
 
     // IndexedDB hands back new objects after every write.
     await sync.sync(structuredClone(path), OPTS);
@@ -103,10 +109,7 @@ describe('TokenSync: the token worker follows the path with only what changed', 
     const point = tree.branchPoints().find((p) => tree.children(p.id).some((c) => !onPath.has(c.id)))!;
     const other = tree.pathTo(tree.newestLeafUnder(tree.children(point.id).find((c) => !onPath.has(c.id))!.id));
 
-    const tokens = recordedTokens();
-    const sync = new TokenSync('s1', tokens.port, memoryStore());
-    await sync.sync(path, OPTS);
-    tokens.take();
+    const { tokens, sync } = await loadedAt(path);
     await sync.sync(other, OPTS);
     expect(tokens.take()).toEqual(['switchPath']);
     expect(sync.figure).toEqual(await freshFigure(other));
@@ -234,10 +237,7 @@ describe('TokenSync: what it tells and what it writes', () => {
 
   it('a new window alone, or a new model alone, is sent as options and the figure follows it', async () => {
     const { path } = realPath();
-    const tokens = recordedTokens();
-    const sync = new TokenSync('s1', tokens.port, memoryStore());
-    await sync.sync(path, OPTS);
-    tokens.take();
+    const { tokens, sync } = await loadedAt(path);
     const wider = { ...OPTS, contextWindow: 1_000_000 };
     await sync.sync(path, wider);
     expect(tokens.take()).toEqual(['setOptions']);

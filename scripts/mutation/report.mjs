@@ -79,8 +79,8 @@ export function readModule(name) {
     file,
     ...tally(f.mutants),
     survivors: f.mutants.filter((m) => UNDETECTED.has(m.status)),
-    // The file changed since the run that scored it: its score says nothing about the code as it is now.
-    stale: f.source !== undefined && readFileSync(join(ROOT, file), { encoding: 'utf8', flag: 'r' }) !== f.source,
+    // The file changed (or went) since the run that scored it: its score says nothing about the code as it is now.
+    stale: f.source !== undefined && (!existsSync(join(ROOT, file)) || readFileSync(join(ROOT, file), 'utf8') !== f.source),
   }));
   return { name, ...tally(Object.values(report.files).flatMap((f) => f.mutants)), files };
 }
