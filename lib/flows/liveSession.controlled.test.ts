@@ -478,3 +478,67 @@ describe('LiveSession: following the stored leaf', () => {
     close();
   });
 });
+
+describe('LiveSession: opening a stored session spreads its work over tasks', () => {
+  /** A timer set when something happens runs in the next task: listeners told before it were told in the same task. */
+  const marker = (order: string[], name: string) => () => setTimeout(() => order.push(name), 0);
+
+  it('the context is derived in a later task than the one that read the session, and listeners told later still', async () => {
+    const order: string[] = [];
+    const { store: real, id } = await storedTree();
+    const original = SessionTree.prototype.pathTo;
+    const pathTo = vi.spyOn(SessionTree.prototype, 'pathTo').mockImplementation(function (this: SessionTree, leaf) {
+      if (!order.includes('derived')) order.push('derived');
+      return original.call(this, leaf);
+    });
+    try {
+      const { store } = drivenStore(real, {
+        loadSession: async (sid) => {
+          const loaded = await real.loadSession(sid);
+          marker(order, 'the task after the read')();
+          return loaded;
+        },
+      });
+      const live = new LiveSession(id, store);
+      const close = live.subscribe(() => order.push('told'));
+      await until(() => order.includes('told'));
+      expect(order).toEqual(['the task after the read', 'derived', 'told']);
+      expect(live.getSnapshot().status).toBe('ready');
+      close();
+    } finally {
+      pathTo.mockRestore();
+    }
+  });
+
+  it('the context is derived before listeners are told, and in an earlier task: the render finds it ready', async () => {
+    const order: string[] = [];
+    const { store, id } = await storedTree();
+    const original = SessionTree.prototype.pathTo;
+    const pathTo = vi.spyOn(SessionTree.prototype, 'pathTo');
+    try {
+      const live = new LiveSession(id, store);
+      let walkedInRender: boolean | null = null;
+      pathTo.mockImplementation(function (this: SessionTree, leaf) {
+        if (!order.includes('derived')) {
+          order.push('derived');
+          marker(order, 'the task after deriving')();
+        }
+        return original.call(this, leaf);
+      });
+      const close = live.subscribe(() => {
+        if (walkedInRender !== null) return;
+        order.push('told');
+        const before = pathTo.mock.calls.length;
+        const d = live.derive(live.getSnapshot());
+        walkedInRender = pathTo.mock.calls.length > before;
+        expect(d.context).toEqual(fresh(live).context);
+      });
+      await until(() => walkedInRender !== null);
+      expect(walkedInRender).toBe(false);
+      expect(order.slice(0, 3)).toEqual(['derived', 'the task after deriving', 'told']);
+      close();
+    } finally {
+      pathTo.mockRestore();
+    }
+  });
+});
