@@ -2,7 +2,7 @@
 
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDownToLine, GitBranch, Layers } from 'lucide-react';
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { IconButton } from '@/components/common/IconButton';
 import { Markdown, StreamingMarkdown } from '@/components/common/Markdown';
 import { formatCount } from '@/lib/format/numbers';
@@ -17,9 +17,10 @@ import { NoteRow } from './NoteRow';
 import type { Run } from '@/lib/flows/runs';
 import { StreamingNote } from './StreamingNote';
 
-type Row =
-  | { key: string; kind: 'entry'; entry: SessionEntry; index: number }
-  | { key: string; kind: 'pending' };
+/** A row names its entry by position on the path: rows outlive a streamed chunk, which replaces an entry's content. */
+type Row = { key: string; kind: 'entry'; index: number } | { key: string; kind: 'pending' };
+
+const estimateSize = () => 140;
 
 function SummaryInline({ entry, effective, onJumpTo }: { entry: SessionEntry; effective?: EffectiveSummary; onJumpTo?: (id: EntryId) => void }) {
   if (entry.type !== 'compaction' && entry.type !== 'branch_summary') return null;
@@ -70,28 +71,36 @@ export function MessageList({
   const parentRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
 
-  // The rows follow the path, not the run: a streaming reply updates the run every 50 ms, and rebuilding the
-  // rows of a 10,000-entry path that often made each update cost in proportion to the session.
-  const pending = run?.kind === 'reply' && (!run.entryId || !tree.has(run.entryId));
+  // The rows follow the path's shape, not the run nor the entries' content: a streaming reply updates the run
+  // every 50 ms and replaces its entry on every saved chunk (a new path array), and rebuilding the rows of a
+  // 10,000-entry path that often, with the virtualizer measuring them all again for the new rows, made each
+  // chunk cost in proportion to the session. The path runs from the root to its last entry, so that entry and
+  // the length name its shape.
+  const path = context.path;
+  const shape = `${path.length}:${path.at(-1)?.id ?? ''}`;
   const entryRows = useMemo<Row[]>(() => {
     const out: Row[] = [];
-    context.path.forEach((entry, index) => {
+    path.forEach((entry, index) => {
       // Labels and pins show on the message they mark.
       if (entry.type === 'label' || entry.type === 'pin') return;
-      out.push({ key: entry.id, kind: 'entry', entry, index });
+      out.push({ key: entry.id, kind: 'entry', index });
     });
     return out;
-  }, [context.path]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the shape stands for the path (above)
+  }, [shape]);
+  const pending = run?.kind === 'reply' && (!run.entryId || !tree.has(run.entryId));
   const rows = useMemo<Row[]>(() => (pending ? [...entryRows, { key: 'pending', kind: 'pending' }] : entryRows), [entryRows, pending]);
+  // Stable while the rows are: a new key function makes the virtualizer measure every row again.
+  const getItemKey = useCallback((i: number) => rows[i]!.key, [rows]);
 
   // TanStack Virtual returns functions the React Compiler cannot memoise; this component does not rely on it.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: rows.length,
     getScrollElement: () => parentRef.current,
-    estimateSize: () => 140,
+    estimateSize,
     overscan: 8,
-    getItemKey: (i) => rows[i]!.key,
+    getItemKey,
   });
 
   // Sending (a new reply run) brings the view back to the bottom, even after a jump to an old message.
@@ -114,7 +123,7 @@ export function MessageList({
   const handledJump = useRef<number | null>(null);
   useEffect(() => {
     if (!scrollToId || handledJump.current === scrollToId.nonce) return;
-    const i = rows.findIndex((r) => r.kind === 'entry' && r.entry.id === scrollToId.id);
+    const i = rows.findIndex((r) => r.kind === 'entry' && r.key === scrollToId.id);
     if (i >= 0) {
       handledJump.current = scrollToId.nonce;
       stickToBottom.current = false;
@@ -144,31 +153,33 @@ export function MessageList({
         <div role="log" aria-label="Conversation" aria-live="off" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
           {virtualizer.getVirtualItems().map((v) => {
             const row = rows[v.index]!;
+            const index = row.kind === 'entry' ? row.index : -1;
+            const entry = index >= 0 ? path[index]! : null;
             return (
               <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className="vrow" style={{ transform: `translateY(${v.start}px)` }}>
-                {row.kind === 'pending' ? (
+                {entry === null ? (
                   <article className="msg assistant" aria-label="Assistant message" aria-busy="true">
                     <div className="msg-body">
                       {run?.text ? <StreamingMarkdown text={run.text} /> : <p className="muted">{run?.status ?? 'Waiting for the model…'}</p>}
                       <StreamingNote />
                     </div>
                   </article>
-                ) : row.entry.type === 'message' ? (
+                ) : entry.type === 'message' ? (
                   <MessageItem
-                    entry={row.entry}
-                    message={row.entry.message}
-                    streamingText={row.entry.id === streamingId ? run!.text : undefined}
-                    inContext={row.index >= context.keptFromIndex || carried.has(row.entry.id)}
-                    siblings={siblingInfo(tree, row.entry)}
-                    label={labels.get(row.entry.id)}
-                    pinned={context.pinned.has(row.entry.id)}
-                    masked={context.masked.has(row.entry.id) && (row.index >= context.keptFromIndex || carried.has(row.entry.id))}
+                    entry={entry}
+                    message={entry.message}
+                    streamingText={entry.id === streamingId ? run!.text : undefined}
+                    inContext={index >= context.keptFromIndex || carried.has(entry.id)}
+                    siblings={siblingInfo(tree, entry)}
+                    label={labels.get(entry.id)}
+                    pinned={context.pinned.has(entry.id)}
+                    masked={context.masked.has(entry.id) && (index >= context.keptFromIndex || carried.has(entry.id))}
                     actions={actions}
                   />
-                ) : row.entry.type === 'compaction' || row.entry.type === 'branch_summary' ? (
-                  <SummaryInline entry={row.entry} effective={context.summaries.get(row.entry.id)} onJumpTo={actions.onJumpTo} />
+                ) : entry.type === 'compaction' || entry.type === 'branch_summary' ? (
+                  <SummaryInline entry={entry} effective={context.summaries.get(entry.id)} onJumpTo={actions.onJumpTo} />
                 ) : (
-                  <NoteRow entry={row.entry} target={row.entry.type === 'summary_revision' ? tree.get(row.entry.targetId) : undefined} />
+                  <NoteRow entry={entry} target={entry.type === 'summary_revision' ? tree.get(entry.targetId) : undefined} />
                 )}
               </div>
             );

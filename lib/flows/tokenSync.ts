@@ -50,7 +50,6 @@ function computeSignature(e: SessionEntry): string {
  */
 export class TokenSync {
   private path: SessionEntry[] = [];
-  private sigs: string[] = [];
   private opts: TokenSyncOptions | null = null;
   private chain: Promise<void> = Promise.resolve();
   private listeners = new Set<(f: ContextFigure | null) => void>();
@@ -127,7 +126,6 @@ export class TokenSync {
       this.opts = null;
       return this.publish(null);
     }
-    const sigs = path.map(signature);
     const prev = this.opts;
     if (!prev || prev.systemPrompt !== opts.systemPrompt) {
       const calibration = await this.store.getCalibration(opts.model).catch(() => undefined);
@@ -141,12 +139,12 @@ export class TokenSync {
       let k = 0;
       const n = Math.min(path.length, this.path.length);
       while (k < n && path[k]!.id === this.path[k]!.id) k++;
-      for (let j = 0; j < k; j++) if (sigs[j] !== this.sigs[j]) await this.handle(await client.update(this.sessionId, path[j]!), opts.model);
+      // The same object has the same signature: only the entries a write replaced are compared (a saved chunk: one).
+      for (let j = 0; j < k; j++) if (path[j] !== this.path[j] && signature(path[j]!) !== signature(this.path[j]!)) await this.handle(await client.update(this.sessionId, path[j]!), opts.model);
       if (k < this.path.length) await this.handle(await client.switchPath(this.sessionId, k > 0 ? path[k - 1]!.id : null, path.slice(k)), opts.model);
       else if (k < path.length) await this.handle(await client.append(this.sessionId, path.slice(k)), opts.model);
     }
     this.path = path;
-    this.sigs = sigs;
     this.opts = opts;
   }
 
