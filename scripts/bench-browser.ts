@@ -32,6 +32,7 @@ import { args, fmt, machine, machineLine, QUICK, stats, table, type Stats } from
 import { ChromiumProcesses, samplePeaks } from './benchProcesses';
 import { PART_LABELS, startMemoryDumps } from './benchMemoryDump';
 import { sampleWorkerPeaks, WorkerHeaps } from './benchWorkerHeaps';
+import { scriptMs, type CpuProfile } from './benchCpuProfile';
 
 const SIZES = QUICK
   ? { small: 300, large: 2_000, sessions: 500, importBytes: 10e6, replyWords: 200, typedChars: 30, streams: 2, pairs: 2 }
@@ -223,6 +224,8 @@ interface StreamFigures {
   savedChunks: number;
   mainThreadMs: number;
   msPerSavedChunk: number;
+  /** With `--profile`: JavaScript time in the stream's CPU profile (benchCpuProfile.ts), the app's own work without the renderer's. */
+  scriptMs?: number;
 }
 
 interface TurnFigures {
@@ -287,7 +290,7 @@ async function pairedTurns(
   b: OpenPage,
   mock: MockLlm,
   labels: [string, string],
-): Promise<{ a: ProfileFigures; b: ProfileFigures; ratios: number[] }> {
+): Promise<{ a: ProfileFigures; b: ProfileFigures; ratios: number[]; scriptRatios: number[] }> {
   const firstA = await turn(a.page, a.cdp, mock, `${labels[0]}, first reply`);
   const firstB = await turn(b.page, b.cdp, mock, `${labels[1]}, first reply`);
   const ta: TurnFigures[] = [];
@@ -305,6 +308,7 @@ async function pairedTurns(
     a: { ...profileFigures(ta), first: firstA },
     b: { ...profileFigures(tb), first: firstB },
     ratios: ta.map((t, i) => tb[i]!.stream.msPerSavedChunk / t.stream.msPerSavedChunk),
+    scriptRatios: PROFILE ? ta.map((t, i) => tb[i]!.stream.scriptMs! / t.stream.scriptMs!) : [],
   };
 }
 
@@ -373,6 +377,7 @@ async function turn(page: Page, cdp: CDPSession, mock: MockLlm, label: string, w
     await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
     await cdp.send('Profiler.start');
   }
+  let profiledScriptMs: number | undefined;
   const m0 = await metrics(cdp);
   await page.waitForFunction(() => ![...document.querySelectorAll('button')].some((b) => b.getAttribute('aria-label') === 'Stop' || b.textContent?.trim() === 'Stop'), null, { timeout: 300_000, polling: 200 });
   const endAt = await page.evaluate(() => performance.now());
@@ -382,6 +387,7 @@ async function turn(page: Page, cdp: CDPSession, mock: MockLlm, label: string, w
     await page.context().browser()?.stopTracing();
     mkdirSync(join(ROOT, 'bench-results', 'profiles'), { recursive: true });
     writeFileSync(join(ROOT, 'bench-results', 'profiles', `stream-${tag}.cpuprofile`), JSON.stringify(profile));
+    profiledScriptMs = scriptMs(profile as CpuProfile);
   }
   const last = page.getByRole('article', { name: 'Assistant message' }).last();
   await last.getByText(`Streamwordomega${tag}`).waitFor({ timeout: 10_000 }).catch(() => undefined);
@@ -404,6 +410,7 @@ async function turn(page: Page, cdp: CDPSession, mock: MockLlm, label: string, w
       savedChunks: saves,
       mainThreadMs,
       msPerSavedChunk: saves ? mainThreadMs / saves : NaN,
+      scriptMs: profiledScriptMs,
     },
   };
 }
@@ -692,6 +699,16 @@ async function main() {
           `${fmt(chunkRatio.median, 2)} (${fmt(chunkRatio.min, 2)}–${fmt(chunkRatio.max, 2)})`,
           '',
         ],
+        ...(PROFILE
+          ? [
+              [
+                `…JavaScript ms per turn in the CPU profile, ${SIZES.large} / ${SIZES.small} entries per pair, median (min–max)`,
+                '',
+                `${fmt(stats(paired.scriptRatios).median, 3)} (${fmt(stats(paired.scriptRatios).min, 3)}–${fmt(stats(paired.scriptRatios).max, 3)})`,
+                '',
+              ],
+            ]
+          : []),
         [
           'the fresh page’s first reply, before those: long tasks / main-thread ms per saved chunk',
           ...profiles.map((x) => (x.first ? `${x.first.stream.longTasks} (${fmt(x.first.stream.longTaskMs, 0)} ms) / ${fmt(x.first.stream.msPerSavedChunk, 1)}` : '– (same page as before)')),
@@ -736,6 +753,7 @@ async function main() {
           turns: { small: turnSmall, large: turnLarge, many: turnMany, longReply },
           // Read back by scripts/bench.mjs for its summary, as printed above.
           perChunkRatio: chunkRatio,
+          ...(PROFILE ? { scriptRatio: stats(paired.scriptRatios) } : {}),
           perWord: { short: perWordShort, long: perWordLong },
           open: { empty: openEmpty, large: openLarge, many: openMany, firstOpenLongTasksMs: firstOpenLong },
           import: imported,
