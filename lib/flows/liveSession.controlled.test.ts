@@ -483,14 +483,26 @@ describe('LiveSession: opening a stored session spreads its work over tasks', ()
   /** A timer set when something happens runs in the next task: listeners told before it were told in the same task. */
   const marker = (order: string[], name: string) => () => setTimeout(() => order.push(name), 0);
 
+  /** Every tree's path walks (a context built afresh), with `walking` called before each; restore the spy when done. */
+  function spyOnPathWalks(walking: () => void) {
+    const original = SessionTree.prototype.pathTo;
+    return vi.spyOn(SessionTree.prototype, 'pathTo').mockImplementation(function (this: SessionTree, leaf) {
+      walking();
+      return original.call(this, leaf);
+    });
+  }
+
+  /** Records 'derived' in `order` at the first path walk, then `then()`. */
+  const firstWalk = (order: string[], then: () => void = () => {}) => () => {
+    if (order.includes('derived')) return;
+    order.push('derived');
+    then();
+  };
+
   it('the context is derived in a later task than the one that read the session, and listeners told later still', async () => {
     const order: string[] = [];
     const { store: real, id } = await storedTree();
-    const original = SessionTree.prototype.pathTo;
-    const pathTo = vi.spyOn(SessionTree.prototype, 'pathTo').mockImplementation(function (this: SessionTree, leaf) {
-      if (!order.includes('derived')) order.push('derived');
-      return original.call(this, leaf);
-    });
+    const pathTo = spyOnPathWalks(firstWalk(order));
     try {
       const { store } = drivenStore(real, {
         loadSession: async (sid) => {
@@ -513,18 +525,10 @@ describe('LiveSession: opening a stored session spreads its work over tasks', ()
   it('the context is derived before listeners are told, and in an earlier task: the render finds it ready', async () => {
     const order: string[] = [];
     const { store, id } = await storedTree();
-    const original = SessionTree.prototype.pathTo;
-    const pathTo = vi.spyOn(SessionTree.prototype, 'pathTo');
+    const pathTo = spyOnPathWalks(firstWalk(order, marker(order, 'the task after deriving')));
     try {
       const live = new LiveSession(id, store);
       let walkedInRender: boolean | null = null;
-      pathTo.mockImplementation(function (this: SessionTree, leaf) {
-        if (!order.includes('derived')) {
-          order.push('derived');
-          marker(order, 'the task after deriving')();
-        }
-        return original.call(this, leaf);
-      });
       const close = live.subscribe(() => {
         if (walkedInRender !== null) return;
         order.push('told');
