@@ -677,6 +677,7 @@ async function main() {
     const profiles = [turnSmall, turnLarge, turnMany];
     const perChunk1k = turnSmall.stream.msPerSavedChunk;
     const chunkRatio = stats(paired.ratios);
+    const scriptRatio = PROFILE ? stats(paired.scriptRatios) : null;
     console.log(
       `Typing, Send and streamed replies (Chromium, production build, scripted model; medians over the turns: ${SIZES.pairs} per profile for ${SIZES.small} and ${SIZES.large} entries, alternated between their pages, ${SIZES.streams} with ${SIZES.sessions} sessions):\n`,
     );
@@ -699,12 +700,12 @@ async function main() {
           `${fmt(chunkRatio.median, 2)} (${fmt(chunkRatio.min, 2)}–${fmt(chunkRatio.max, 2)})`,
           '',
         ],
-        ...(PROFILE
+        ...(scriptRatio
           ? [
               [
                 `…JavaScript ms per turn in the CPU profile, ${SIZES.large} / ${SIZES.small} entries per pair, median (min–max)`,
                 '',
-                `${fmt(stats(paired.scriptRatios).median, 3)} (${fmt(stats(paired.scriptRatios).min, 3)}–${fmt(stats(paired.scriptRatios).max, 3)})`,
+                `${fmt(scriptRatio.median, 3)} (${fmt(scriptRatio.min, 3)}–${fmt(scriptRatio.max, 3)})`,
                 '',
               ],
             ]
@@ -753,7 +754,7 @@ async function main() {
           turns: { small: turnSmall, large: turnLarge, many: turnMany, longReply },
           // Read back by scripts/bench.mjs for its summary, as printed above.
           perChunkRatio: chunkRatio,
-          ...(PROFILE ? { scriptRatio: stats(paired.scriptRatios) } : {}),
+          ...(scriptRatio ? { scriptRatio } : {}),
           perWord: { short: perWordShort, long: perWordLong },
           open: { empty: openEmpty, large: openLarge, many: openMany, firstOpenLongTasksMs: firstOpenLong },
           import: imported,
