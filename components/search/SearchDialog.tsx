@@ -123,51 +123,53 @@ export function SearchDialog({ open, onClose }: { open: boolean; onClose: () => 
   return (
     <dialog ref={ref} className="dialog search-dialog" aria-labelledby={`${listId}-title`} onClose={onClose}>
       <h2 id={`${listId}-title`}>Search</h2>
-      <input
-        type="search"
-        role="combobox"
-        className="search-input"
-        aria-label="Search messages"
-        aria-expanded={hits.length > 0}
-        aria-controls={listId}
-        aria-autocomplete="list"
-        aria-activedescendant={hits.length ? optionId(active) : undefined}
-        ref={input}
-        placeholder="Words from any message…"
-        value={query}
-        onChange={(e) => setQuery(e.target.value)}
-        onKeyDown={onKeyDown}
-      />
-      <p className="muted small search-status" role="status">
-        {status}
-      </p>
-      <ul id={listId} role="listbox" aria-label="Results" className="search-results">
-        {hits.map((h, i) => (
-          // The input keeps focus and drives the list (aria-activedescendant); a click opens the result too.
-          // eslint-disable-next-line jsx-a11y/click-events-have-key-events
-          <li
-            key={`${h.sessionId}/${h.entryId ?? ''}`}
-            id={optionId(i)}
-            role="option"
-            aria-selected={i === active}
-            className="search-hit"
-            onClick={() => choose(h)}
-            onMouseMove={() => setActive(i)}
-          >
-            <span className="search-hit-head">
-              <span className="search-hit-title">{h.sessionTitle}</span>
-              <span className="muted small">
-                {KIND[h.kind]} · {formatRelative(h.timestamp)}
+      <div className="dialog-body search-body">
+        <input
+          type="search"
+          role="combobox"
+          className="search-input"
+          aria-label="Search messages"
+          aria-expanded={hits.length > 0}
+          aria-controls={listId}
+          aria-autocomplete="list"
+          aria-activedescendant={hits.length ? optionId(active) : undefined}
+          ref={input}
+          placeholder="Words from any message…"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        <p className="muted small search-status" role="status">
+          {status}
+        </p>
+        <ul id={listId} role="listbox" aria-label="Results" className="search-results">
+          {hits.map((h, i) => (
+            // The input keeps focus and drives the list (aria-activedescendant); a click opens the result too.
+            // eslint-disable-next-line jsx-a11y/click-events-have-key-events
+            <li
+              key={`${h.sessionId}/${h.entryId ?? ''}`}
+              id={optionId(i)}
+              role="option"
+              aria-selected={i === active}
+              className="search-hit"
+              onClick={() => choose(h)}
+              onMouseMove={() => setActive(i)}
+            >
+              <span className="search-hit-head">
+                <span className="search-hit-title">{h.sessionTitle}</span>
+                <span className="muted small search-hit-meta">
+                  {KIND[h.kind]} · {formatRelative(h.timestamp)}
+                </span>
               </span>
-            </span>
-            <span className="search-hit-snippet">
-              {h.snippet.before}
-              {h.snippet.match && <mark>{h.snippet.match}</mark>}
-              {h.snippet.after}
-            </span>
-          </li>
-        ))}
-      </ul>
+              <span className="search-hit-snippet">
+                {h.snippet.before}
+                {h.snippet.match && <mark>{h.snippet.match}</mark>}
+                {h.snippet.after}
+              </span>
+            </li>
+          ))}
+        </ul>
+      </div>
       <div className="dialog-actions">
         <button type="button" className="btn" onClick={onClose}>
           Close
