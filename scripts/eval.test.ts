@@ -42,8 +42,9 @@ describe('npm run eval with the scripted model', () => {
     expect(small.appended).toBe(true);
     expect(small.qa!.full).not.toBeNull();
     expect(small.qa!.ratio).toBeCloseTo(small.qa!.compacted / small.qa!.full!, 6);
-    // The model's summary still carries what the app adds: every user request of the span.
-    expect(small.coverage.recall.hit).toBe(small.coverage.recall.total);
+    // The model's summary still carries what the app adds: every user request of the span, which its body alone does not.
+    expect(small.coverage.request.hit).toBe(small.coverage.request.total);
+    expect(small.bodyCoverage.request.hit).toBeLessThan(small.bodyCoverage.request.total);
 
     const pi = rows[3]!;
     expect(pi.skipped).toBeNull();

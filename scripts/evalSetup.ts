@@ -1,3 +1,4 @@
+import { agentCompactionsOn, type AgentCompaction } from '@/lib/compaction/eval/agentCompare';
 import type { EvalModel, EvalSubject } from '@/lib/compaction/eval/run';
 import { lookupCatalog, FALLBACK_CONTEXT_WINDOW } from '@/lib/providers/catalog';
 import { readServerConfig, type EnvLike } from '@/lib/providers/env';
@@ -26,6 +27,11 @@ export function loadEvalSubjects(names: readonly FixtureName[] = EVAL_FIXTURES):
     const longest = paths.sort((a, b) => b.length - a.length)[0] ?? [];
     return { name, path: longest };
   });
+}
+
+/** Every compaction an agent wrote in the fixtures, on each session's active path. */
+export function loadAgentCompactions(names: readonly FixtureName[] = EVAL_FIXTURES): AgentCompaction[] {
+  return names.flatMap((name) => loadSessions(name).flatMap((s) => agentCompactionsOn(name, s.path)));
 }
 
 /** The configured model, null when the environment names none, or why it cannot be used. */

@@ -105,14 +105,14 @@ describe('summarizeBranch', () => {
   const prep = prepareBranchSummary(entries, { tokensOf: len, budget: 0 })!;
 
   it('uses the branch prompt and yields a branch_summary entry for the target position', async () => {
-    const { model, calls } = scriptedModel(() => '## Goal\nApproach A: edit /src/a.ts');
+    const { model, calls } = scriptedModel(() => '## Goal\nApproach A: edit /src/a.ts\n\n## Outcome\nIt worked.');
     const plan = planBranchSummary(prep, { window: 16_000, maxOutputTokens: 1000, countText, customInstructions: 'Mention file names.' });
     const r = (await summarizeBranch(prep, { kind: 'model', summarizer: languageModelSummarizer(model), plan }))!;
     expect(calls).toHaveLength(1);
     expect(calls[0]!.prompt).toMatch(/branch of the conversation that the user has just left/);
     expect(calls[0]!.prompt).toContain('[User]: try approach A');
     expect(calls[0]!.prompt).toContain('Mention file names.');
-    expect(r.summary).toBe('## Goal\nApproach A: edit /src/a.ts\n\n<modified-files>\n/src/a.ts\n</modified-files>');
+    expect(r.summary).toBe('## Goal\nApproach A: edit /src/a.ts\n\n## Outcome\nIt worked.\n\n<modified-files>\n/src/a.ts\n</modified-files>');
     expect(r.details).toMatchObject({ summarizer: { kind: 'model', model: 'mock:summarizer' }, customInstructions: 'Mention file names.', firstSummarizedEntryId: 'u2', summarizedEntryCount: 5 });
     const entry = { ...branchSummaryEntryFrom(r), id: 'bs1', parentId: 'b2', timestamp: 1 } as BranchSummaryEntry;
     expect(entry.fromId).toBe('a3');
@@ -138,7 +138,7 @@ describe('summarizeBranch', () => {
 
     const ex = (await summarizeBranch(prep, { kind: 'extractive' }))!;
     expect(ex.summary.startsWith(EXTRACTIVE_LABEL)).toBe(true);
-    expect(ex.summary).toContain('This abandoned branch: ');
+    expect(ex.summary).toContain('## Where this branch stood');
     expect(ex.summary).toContain('> try approach A');
     expect(ex.details.summarizer).toEqual({ kind: 'extractive' });
   });

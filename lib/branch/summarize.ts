@@ -4,7 +4,7 @@ import { summaryOutputBudget } from '@/lib/compaction/prepare';
 import { renderUserMessages, userMessagesBudgetChars, userMessagesOf } from '@/lib/compaction/userMessages';
 import { fileFooter } from '@/lib/compaction/fileOps';
 import { planLimits, type PlanOptions } from '@/lib/compaction/plan';
-import { SUMMARIZER_SYSTEM, branchInstructions, continuationInstructions } from '@/lib/compaction/prompts';
+import { SCRATCHPAD_MIN_OUTPUT, SUMMARIZER_SYSTEM, branchInstructions, continuationInstructions } from '@/lib/compaction/prompts';
 import { hookList, notifyAfterHooks, produceSummary, producedDetails, type SummaryEngine, type SummaryRunOptions } from '@/lib/compaction/produce';
 import type { BeforeSummaryDecision, MaybePromise, SummaryPlan } from '@/lib/compaction/types';
 import { DEFAULT_COMPACTION_SETTINGS, type EntryId, type NewEntry, type SummaryDetails } from '@/lib/session/types';
@@ -26,7 +26,7 @@ export type BranchPurpose = 'branch' | 'continuation';
 export function planBranchSummary(prep: BranchSummaryPreparation, opts: PlanOptions & { purpose?: BranchPurpose }): SummaryPlan {
   const { maxOutputTokens, safetyMarginTokens } = planLimits(opts);
   const continuation = opts.purpose === 'continuation';
-  const instructions = continuation ? continuationInstructions(opts.customInstructions) : branchInstructions(opts.customInstructions);
+  const instructions = continuation ? continuationInstructions(opts.customInstructions, { scratchpad: maxOutputTokens >= SCRATCHPAD_MIN_OUTPUT }) : branchInstructions(opts.customInstructions);
   const seq = planSequence({
     items: prep.items,
     previousSummary: null,

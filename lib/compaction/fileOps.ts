@@ -128,14 +128,54 @@ export function toFileLists(ops: FileOps): FileLists {
   return { readFiles, modifiedFiles };
 }
 
-const FOOTER_RE = /\n*<read-files>[\s\S]*?<\/read-files>\s*|\n*<modified-files>[\s\S]*?<\/modified-files>\s*/g;
+const FOOTER_RE = /\n*<read-files(?: root="[^"\n]*")?>[\s\S]*?<\/read-files>\s*|\n*<modified-files(?: root="[^"\n]*")?>[\s\S]*?<\/modified-files>\s*/g;
 
-/** The `<read-files>` / `<modified-files>` footer; empty when no files were touched. */
+/**
+ * The directory every listed file is under, when stating it once saves room:
+ * agents work in one project, and its absolute prefix repeated on every line
+ * was a third of a small summary. Null for relative paths, mixed roots or a
+ * single file.
+ */
+export function commonRoot(paths: readonly string[]): string | null {
+  if (paths.length < 2 || !paths.every((p) => p.startsWith('/'))) return null;
+  let parts = paths[0]!.split('/').slice(0, -1);
+  for (const p of paths.slice(1)) {
+    const q = p.split('/');
+    let i = 0;
+    while (i < parts.length && i < q.length - 1 && parts[i] === q[i]) i++;
+    parts = parts.slice(0, i);
+  }
+  const root = parts.join('/');
+  // "/" or "/Users" says nothing; a project root is a few levels down.
+  return parts.filter(Boolean).length >= 2 ? root : null;
+}
+
+/** The `<read-files>` / `<modified-files>` footer (paths under a shared root written relative to it); empty when no files were touched. */
 export function fileFooter(lists: FileLists): string {
+  const root = commonRoot([...lists.readFiles, ...lists.modifiedFiles]);
+  const attr = root ? ` root="${root}"` : '';
+  const rel = (p: string) => (root ? p.slice(root.length + 1) : p);
   const parts: string[] = [];
-  if (lists.readFiles.length) parts.push(`<read-files>\n${lists.readFiles.join('\n')}\n</read-files>`);
-  if (lists.modifiedFiles.length) parts.push(`<modified-files>\n${lists.modifiedFiles.join('\n')}\n</modified-files>`);
+  if (lists.readFiles.length) parts.push(`<read-files${attr}>\n${lists.readFiles.map(rel).join('\n')}\n</read-files>`);
+  if (lists.modifiedFiles.length) parts.push(`<modified-files${attr}>\n${lists.modifiedFiles.map(rel).join('\n')}\n</modified-files>`);
   return parts.join('\n\n');
+}
+
+const LIST_RE = /<(read-files|modified-files)(?: root="([^"\n]*)")?>\n?([\s\S]*?)<\/\1>/g;
+
+/** A summary split into its text and the file lists of its footer (full paths), for showing the lists as lists. */
+export function splitFileFooter(summary: string): { body: string; readFiles: string[]; modifiedFiles: string[] } {
+  const out = { body: stripFileFooter(summary), readFiles: [] as string[], modifiedFiles: [] as string[] };
+  for (const m of summary.matchAll(LIST_RE)) {
+    const root = m[2];
+    const files = m[3]!
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .map((f) => (root && !f.startsWith('/') ? `${root}/${f}` : f));
+    (m[1] === 'read-files' ? out.readFiles : out.modifiedFiles).push(...files);
+  }
+  return out;
 }
 
 /**

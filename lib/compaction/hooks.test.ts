@@ -40,7 +40,7 @@ describe('a throwing before-compaction hook is reported and skipped', () => {
 
   it('real pi session, model engine: the default summary runs, the error reaches onHookError and the result warns', async () => {
     const { prep } = setup();
-    const { model, calls } = scriptedModel(() => '## Goal\nkeep going');
+    const { model, calls } = scriptedModel(() => '## Goal\nkeep going\n\n## Next Step\nGo on.');
     const onHookError = vi.fn();
     const r = await compact(prep, { kind: 'model', summarizer: languageModelSummarizer(model), plan: planSummary(prep, { window: 128_000, maxOutputTokens: 4000, countText }) }, { hooks: broken('memory-ext'), onHookError });
     expect(r).not.toBeNull();
@@ -91,13 +91,13 @@ describe('a throwing before-branch-summary hook is reported and skipped', () => 
 
   it('real pi session: the branch summary is written by the engine, the error reported', async () => {
     const { prep } = setup();
-    const { model, calls } = scriptedModel(() => 'Branch: tried things');
+    const { model, calls } = scriptedModel(() => '## Goal\nBranch: tried things\n\n## Outcome\nNothing worked.');
     const onHookError = vi.fn();
     const plan = planBranchSummary(prep, { window: 128_000, maxOutputTokens: 4000, countText });
     const r = await summarizeBranch(prep, { kind: 'model', summarizer: languageModelSummarizer(model), plan }, { hooks: broken('memory-ext'), onHookError });
     expect(r).not.toBeNull();
     expect(calls).toHaveLength(1);
-    expect(r!.summary.startsWith('Branch: tried things')).toBe(true);
+    expect(r!.summary.startsWith('## Goal\nBranch: tried things')).toBe(true);
     expect(onHookError).toHaveBeenCalledTimes(1);
     expect(r!.warnings).toEqual([expect.stringMatching(/memory-ext/)]);
   });

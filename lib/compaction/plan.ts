@@ -1,6 +1,6 @@
 import { planSequence, type CountText } from './chunking';
 import { fileFooter, stripFileFooter } from './fileOps';
-import { SUMMARIZER_SYSTEM, initialInstructions, turnPrefixInstructions, updateInstructions } from './prompts';
+import { SCRATCHPAD_MIN_OUTPUT, SUMMARIZER_SYSTEM, initialInstructions, turnPrefixInstructions, updateInstructions } from './prompts';
 import type { CompactionPreparation, SummaryPlan } from './types';
 
 export interface PlanOptions {
@@ -45,13 +45,15 @@ export function planSummary(prep: CompactionPreparation, opts: PlanOptions): Sum
   const common = { window: opts.window, maxOutputTokens, safetyMarginTokens, countText: opts.countText, serialize, system: SUMMARIZER_SYSTEM };
 
   // The preparation split one budget between the two summaries (estimatedTokensAfter relies on it); the summarizer may allow less.
+  const historyMax = Math.max(1, Math.floor(Math.min(maxOutputTokens, prep.summaryBudget.history)));
+  const format = { scratchpad: historyMax >= SCRATCHPAD_MIN_OUTPUT };
   const history = planSequence({
     ...common,
-    maxOutputTokens: Math.max(1, Math.floor(Math.min(maxOutputTokens, prep.summaryBudget.history))),
+    maxOutputTokens: historyMax,
     items: prep.messagesToSummarize,
     previousSummary: previous,
-    freshInstructions: initialInstructions(opts.customInstructions),
-    updateInstructions: updateInstructions(opts.customInstructions),
+    freshInstructions: initialInstructions(opts.customInstructions, format),
+    updateInstructions: updateInstructions(opts.customInstructions, format),
     purpose: 'compaction',
   });
   const turnPrefix = prep.isSplitTurn

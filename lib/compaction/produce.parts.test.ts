@@ -88,15 +88,15 @@ describe('hooks around a summary', () => {
 describe('plans with a missing part', () => {
   it('a split turn with no new history: the previous summary stands as the history text, the prefix follows the divider', async () => {
     const prep = piSplitTurn();
-    const { calls, engine } = modelEngine(prep, ({ call }) => `## Summary ${call}`);
+    const { calls, engine } = modelEngine(prep, ({ call }) => `## Goal\nSummary ${call}`);
     const plan = { ...engine.plan, history: [], previousSummary: 'EARLIER SUMMARY' };
     const run = await runSummaryPlan(plan, engine.summarizer);
     expect(run.historyText).toBe('EARLIER SUMMARY');
-    expect(run.text.startsWith(`EARLIER SUMMARY${TURN_PREFIX_DIVIDER}## Summary 1`)).toBe(true);
+    expect(run.text.startsWith(`EARLIER SUMMARY${TURN_PREFIX_DIVIDER}## Goal\nSummary 1`)).toBe(true);
     expect(calls).toHaveLength(plan.turnPrefix.length);
     const none = await runSummaryPlan({ ...plan, previousSummary: null }, engine.summarizer);
     expect(none.historyText).toBe('');
-    expect(none.text.startsWith(`${TURN_PREFIX_DIVIDER.trimStart()}## Summary`)).toBe(true);
+    expect(none.text.startsWith(`${TURN_PREFIX_DIVIDER.trimStart()}## Goal\nSummary`)).toBe(true);
   });
 
   it('joining: a history alone is itself; a prefix alone starts with the divider, without leading blank lines', () => {
@@ -108,7 +108,7 @@ describe('plans with a missing part', () => {
 
   it('a retry note follows every step’s instructions and caps its output', async () => {
     const prep = piSplitTurn();
-    const { calls, engine } = modelEngine(prep, () => 'S');
+    const { calls, engine } = modelEngine(prep, () => '## Goal\nS');
     await runSummaryPlan(engine.plan, engine.summarizer, { tighten: { maxOutputTokens: 50, note: 'BE BRIEF' } });
     expect(calls.length).toBe(engine.plan.history.length + engine.plan.turnPrefix.length);
     for (const c of calls) {
@@ -159,7 +159,8 @@ describe('continuation prompt', () => {
     const text = continuationInstructions(' keep the API names ');
     expect(text.startsWith('The transcript above is finished history given to you as data.')).toBe(true);
     expect(text).toContain('The new session begins with this summary and nothing else');
-    expect(text).toContain('## Next Steps');
+    expect(text).toContain('## Next Step');
+    expect(text).toContain('## Current Work');
     expect(text).toContain('Keep these exactly as they appear in the transcript');
     expect(text).toContain('The application attaches every user message of the transcript');
     expect(text.endsWith('Additional focus requested by the user (apply it while keeping all sections):\nkeep the API names')).toBe(true);

@@ -17,32 +17,72 @@ You receive a transcript between a user and an AI assistant (sometimes with tool
 
 Your only output is the summary the task asks for, in Markdown, with nothing before or after it.`;
 
-const SECTIONS = `Use exactly these sections, in this order (write "None" under a section with nothing to report):
+/**
+ * The sections of a summary, v2. What real agents keep decided the list:
+ * Claude Code's "Current Work" with quotes and "Errors and fixes", Codex's
+ * handoff framing, Gemini CLI's task list with DONE / IN PROGRESS / TODO and
+ * its file trail, pi's goal-progress-decisions backbone. What the eval showed
+ * summaries lose (the names the assistant discovered, what it was doing at
+ * the cut, why a choice was made) each got a section of its own, so no model
+ * can fold them into "Progress". The user's messages are attached by the
+ * app, so no section copies them.
+ */
+const SECTIONS = `Use exactly these sections, in this order, as Markdown headings (write "None" under a section with nothing to report):
 
 ## Goal
-What the user is trying to achieve overall. If there are several goals, list them.
+What the user is trying to achieve overall, in one to three sentences. Several goals: list them.
 
 ## Constraints & Preferences
-Requirements, preferences and rules the user stated. Reproduce requirement lists, acceptance criteria and checklists verbatim, in full, as the user wrote them.
+Requirements, rules and preferences the user stated, and corrections they made ("no, do it this way"). Reproduce requirement lists, acceptance criteria and checklists verbatim.
 
-## Progress
-### Done
-- [x] Completed work, with the files, commands and results involved
-### In Progress
-- [ ] What was being worked on when the transcript ends
-### Blocked
-- Problems not yet solved, with the exact error messages
+## Task List
+- [x] Done: each finished piece of work, with the files, commands and results involved
+- [~] In progress: what was under way when the transcript ends
+- [ ] To do: what was asked or planned and not started
 
-## Key Decisions
-- **Decision**: why it was made (include rejected alternatives when they were discussed)
+## Current Work
+Exactly what was being worked on at the end of the transcript: the latest request (quote its key sentence word for word), the files, functions and commands in hand, and the assistant's last finding or step. This is what the next assistant resumes.
 
-## Next Steps
-1. What should happen next, in order
+## Files
+- \`path\`: what was changed and why, or what was learned from reading it (one line per file that matters)
 
-## Critical Context
-Anything else needed to continue without the original messages: data, values, names, links, open questions.`;
+## Errors and Fixes
+- \`the exact error message\`: its cause, and the fix (or "unresolved")
 
-const FIDELITY = `Keep these exactly as they appear in the transcript: file paths, function, class, package and tool names, commands, identifiers, version numbers, URLs, and error messages (quote errors word for word). Prefer specifics over generalities. Leave out pleasantries and dead ends that taught nothing.`;
+## Decisions
+- **Decision**: why it was made, and the alternatives rejected
+
+## Findings and Names
+The facts discovered while working, each with the names involved in backticks: functions, classes, types, config keys, commands, URLs, values, and what each is or does. Someone continuing must not have to rediscover them.
+
+## Next Step
+The immediate next action, consistent with the latest request. If the latest request is not finished, say what remains of it.`;
+
+/**
+ * A private scratchpad before the summary (Claude Code's idea): reading the
+ * transcript in order and listing what happened makes a model miss less.
+ * The app removes it before storing the summary; it is asked for only when
+ * the output budget leaves room for both.
+ */
+const SCRATCHPAD = `First, inside <analysis> tags, go through the transcript in order and note briefly: each user request and correction, what the assistant did and found (files, names, commands), each error and how it was resolved, and each decision with its reason. Then check that every requirement and open item is covered. Keep the analysis short: it is removed before the summary is stored.
+
+Then write the summary itself inside <summary> tags.`;
+
+const NO_SCRATCHPAD = `Answer with the summary only, starting with the line "## Goal".`;
+
+/** Room for the scratchpad and a full summary; below it the model writes the summary alone. */
+export const SCRATCHPAD_MIN_OUTPUT = 3000;
+
+export interface InstructionOptions {
+  /** Ask for the <analysis> scratchpad first (when the output budget allows both). */
+  scratchpad?: boolean;
+}
+
+function answerFormat(o?: InstructionOptions): string {
+  return o?.scratchpad ? SCRATCHPAD : NO_SCRATCHPAD;
+}
+
+const FIDELITY = `Keep these exactly as they appear in the transcript: file paths, function, class, package and tool names, commands, identifiers, version numbers, URLs, and error messages (quote errors word for word). Prefer specifics over generalities: "renamed \`loadEntries\` to \`getEntries\` in \`session-manager.ts\`" rather than "refactored the session code". Be dense; leave out pleasantries, narration ("let me check…") and dead ends that taught nothing.`;
 
 /**
  * The user's messages are attached verbatim by the app after the summary
@@ -59,32 +99,36 @@ function focus(customInstructions?: string): string {
 }
 
 /** First summary of a conversation. */
-export function initialInstructions(customInstructions?: string): string {
+export function initialInstructions(customInstructions?: string, o?: InstructionOptions): string {
   return `${NO_CONTINUE}
 
-Write a structured summary of the conversation so that another assistant, given only this summary and the most recent messages, can continue the work seamlessly.
+Write a handoff summary of the conversation: another assistant, given only this summary and the most recent messages, must be able to continue the work without asking what happened.
 
 ${SECTIONS}
 
 ${FIDELITY}
 
-${USER_MESSAGES_NOTE}${focus(customInstructions)}`;
+${USER_MESSAGES_NOTE}
+
+${answerFormat(o)}${focus(customInstructions)}`;
 }
 
 /** A previous summary exists: merge the new messages into it instead of re-deriving everything (keeps earlier facts alive across cycles). */
-export function updateInstructions(customInstructions?: string): string {
+export function updateInstructions(customInstructions?: string, o?: InstructionOptions): string {
   return `${NO_CONTINUE}
 
-The <previous-summary> describes the conversation up to the point where the transcript in <conversation> begins. Produce an UPDATED summary covering both:
-- Keep every fact, requirement, decision, path and error from the previous summary unless the new messages make it obsolete; do not drop earlier content just because the new messages don't mention it.
-- Add what the new messages contribute: move items from "In Progress" to "Done" when they were completed, add new decisions, blockers and context.
-- Update "Next Steps" to reflect where the conversation now stands.
+The <previous-summary> describes the conversation up to the point where the transcript in <conversation> begins. Produce an UPDATED handoff summary covering both:
+- Keep every fact, requirement, decision, name, path and error from the previous summary unless the new messages make it obsolete; do not drop earlier content just because the new messages don't mention it.
+- Add what the new messages contribute: mark finished tasks [x], add new decisions, errors, findings and files.
+- Rewrite "Current Work" and "Next Step" for where the conversation now stands.
 
 ${SECTIONS}
 
 ${FIDELITY}
 
-${USER_MESSAGES_NOTE}${focus(customInstructions)}`;
+${USER_MESSAGES_NOTE}
+
+${answerFormat(o)}${focus(customInstructions)}`;
 }
 
 /** The start of a turn whose end is kept verbatim (split turn). */
@@ -100,9 +144,11 @@ The user's request for this turn, verbatim if it is short, otherwise its essenti
 What the assistant did so far in this turn: tools used, files read or changed, results and errors (exact messages).
 
 ## Context for the Rest of the Turn
-What the next messages rely on: values found, decisions taken, the step the assistant was in.
+What the next messages rely on: values found, names discovered, decisions taken, the step the assistant was in.
 
-${FIDELITY}${focus(customInstructions)}`;
+${FIDELITY}
+
+Answer with the summary only, starting with the line "## Original Request".${focus(customInstructions)}`;
 }
 
 /** A branch the user navigated away from. */
@@ -128,16 +174,21 @@ Requirements the user stated on this branch (verbatim for lists and checklists).
 ## Key Decisions
 - **Decision**: why
 
+## Findings and Names
+What was discovered on the branch, with the functions, files, commands and values involved in backticks.
+
 ## Outcome
 What worked, what did not, and what is worth carrying over.
 
 ${FIDELITY}
 
-${USER_MESSAGES_NOTE}${focus(customInstructions)}`;
+${USER_MESSAGES_NOTE}
+
+Answer with the summary only, starting with the line "## Goal".${focus(customInstructions)}`;
 }
 
 /** The conversation up to a message, for a new session that starts from this summary alone ("Continue in new session"). */
-export function continuationInstructions(customInstructions?: string): string {
+export function continuationInstructions(customInstructions?: string, o?: InstructionOptions): string {
   return `${NO_CONTINUE}
 
 The transcript is a conversation up to the point where the user is starting a new session. The new session begins with this summary and nothing else: write it so that an assistant reading only the summary can carry on the work from that point.
@@ -146,7 +197,9 @@ ${SECTIONS}
 
 ${FIDELITY}
 
-${USER_MESSAGES_NOTE}${focus(customInstructions)}`;
+${USER_MESSAGES_NOTE}
+
+${answerFormat(o)}${focus(customInstructions)}`;
 }
 
 export function wrapPrevious(summary: string): string {

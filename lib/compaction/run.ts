@@ -1,6 +1,7 @@
 import type { Usage } from '@/lib/session/types';
 import { withFileFooter } from './fileOps';
-import { TURN_PREFIX_DIVIDER, assemblePrompt } from './prompts';
+import { cleanModelSummary, outputFlaw, type OutputFlaw } from './modelOutput';
+import { TURN_PREFIX_DIVIDER, assemblePrompt, wrapConversation } from './prompts';
 import { addUsage, throwIfAborted, type TextSummarizer } from './summarizer';
 import type { PlanStep, SummaryPlan, SummaryPurpose } from './types';
 import { splitUserMessages } from './userMessages';
@@ -21,8 +22,8 @@ export interface RunPlanOptions {
   tighten?: { maxOutputTokens: number; note: string };
 }
 
-/** What made a model run unusable as it came back: an empty step, or a step cut off at its output limit. */
-export type RunFlaw = 'empty' | 'length';
+/** What made a model run unusable as it came back: an empty step, a step cut off at its output limit, or an answer that is not a summary. */
+export type RunFlaw = 'empty' | 'length' | OutputFlaw;
 
 export interface SummaryRunResult {
   /** Final text: summary body plus file footer. */
@@ -33,7 +34,7 @@ export interface SummaryRunResult {
   turnPrefixText: string;
   usage?: Usage;
   requests: number;
-  /** Set when a step came back empty or cut off; the run stopped there and its text is not a summary. */
+  /** Set when a step came back empty, cut off, echoing the request or without the asked sections; the run stopped there and its text is not a summary. */
   flaw?: RunFlaw;
 }
 
@@ -62,12 +63,15 @@ async function runSequence(
       { ...(opts.signal ? { signal: opts.signal } : {}), onDelta: (d) => opts.onDelta?.(d, info) },
     );
     throwIfAborted(opts.signal);
-    const text = res.text.trim();
+    // The scratchpad is the model's working notes, not part of the summary.
+    const text = cleanModelSummary(res.text);
     acc.usage = addUsage(acc.usage, res.usage);
     acc.requests++;
-    // A chunk cut off or empty would poison every step after it: stop and let the caller decide.
-    if (!text || res.finishReason === 'length') {
-      acc.flaw = text ? 'length' : 'empty';
+    // A chunk that is not a summary would poison every step after it: stop and let the caller decide.
+    // The echo test reads the transcript and the task, not the earlier summary a good update rightly repeats.
+    const flaw = !text ? 'empty' : res.finishReason === 'length' ? 'length' : outputFlaw(text, wrapConversation(step.transcript) + instructions, step.purpose);
+    if (flaw) {
+      acc.flaw = flaw;
       return text;
     }
     previous = text;

@@ -1,5 +1,6 @@
 import type { Usage } from '@/lib/session/types';
-import { SELF_CHECK_UNCHANGED, assemblePrompt, selfCheckInstructions } from './prompts';
+import { cleanModelSummary, outputFlaw } from './modelOutput';
+import { SELF_CHECK_UNCHANGED, assemblePrompt, selfCheckInstructions, wrapConversation } from './prompts';
 import { throwIfAborted, type TextSummarizer } from './summarizer';
 import type { SummaryPlan } from './types';
 
@@ -28,9 +29,10 @@ export async function selfCheckSummary(plan: SummaryPlan, summarizer: TextSummar
     opts.signal ? { signal: opts.signal } : {},
   );
   throwIfAborted(opts.signal);
-  const text = res.text.trim();
+  const text = cleanModelSummary(res.text);
   const usage = res.usage ? { usage: res.usage } : {};
-  // A cut-off or empty patch is worse than the summary it would replace; "no changes" keeps it as well.
+  // A cut-off, empty or echoed patch is worse than the summary it would replace; "no changes" keeps it as well.
   if (!text || res.finishReason === 'length' || text.replace(/[.\s]+$/, '').toUpperCase() === SELF_CHECK_UNCHANGED) return { body, patched: false, ...usage };
+  if (outputFlaw(text, wrapConversation(step.transcript), step.purpose === 'turn-prefix' ? 'turn-prefix' : 'compaction')) return { body, patched: false, ...usage };
   return { body: text, patched: text !== body.trim(), ...usage };
 }

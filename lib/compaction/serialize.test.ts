@@ -99,19 +99,28 @@ describe('prompts', () => {
     expect(SUMMARIZER_SYSTEM).toMatch(/do not write the assistant's next reply/i);
   });
 
-  it('ask for the structured sections, verbatim requirements and exact paths', () => {
+  it('ask for the handoff sections, verbatim requirements and exact paths', () => {
     const p = initialInstructions();
-    for (const h of ['## Goal', '## Constraints & Preferences', '## Progress', '### Done', '### In Progress', '### Blocked', '## Key Decisions', '## Next Steps', '## Critical Context']) expect(p).toContain(h);
+    for (const h of ['## Goal', '## Constraints & Preferences', '## Task List', '## Current Work', '## Files', '## Errors and Fixes', '## Decisions', '## Findings and Names', '## Next Step']) expect(p).toContain(h);
     expect(p).toMatch(/checklists verbatim/);
     expect(p).toMatch(/file paths/);
     expect(p).toMatch(/error messages/);
+    expect(p).toContain('starting with the line "## Goal"');
+  });
+
+  it('ask for the scratchpad first only when asked to, and say it is removed', () => {
+    const p = initialInstructions(undefined, { scratchpad: true });
+    expect(p).toContain('inside <analysis> tags');
+    expect(p).toContain('inside <summary> tags');
+    expect(initialInstructions()).not.toContain('<analysis>');
+    expect(updateInstructions(undefined, { scratchpad: true })).toContain('<analysis>');
   });
 
   it('update, turn-prefix and branch prompts differ in purpose; custom focus is appended to each', () => {
     const focus = 'Focus on the database migration.';
     const withPrev = assemblePrompt('OLD SUMMARY', 'T', updateInstructions(focus));
     expect(withPrev.startsWith('<previous-summary>\nOLD SUMMARY\n</previous-summary>\n\n<conversation>')).toBe(true);
-    expect(withPrev).toMatch(/UPDATED summary/);
+    expect(withPrev).toMatch(/UPDATED handoff summary/);
     expect(turnPrefixInstructions(focus)).toMatch(/FIRST PART of a single turn/);
     expect(branchInstructions(focus)).toMatch(/branch of the conversation that the user has just left/);
     for (const p of [initialInstructions(focus), updateInstructions(focus), turnPrefixInstructions(focus), branchInstructions(focus)]) expect(p.endsWith(focus)).toBe(true);

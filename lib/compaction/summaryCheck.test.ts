@@ -116,6 +116,6 @@ describe('a bad model summary is never appended', () => {
     const r = (await summarizeBranch(branch, { kind: 'model', summarizer: languageModelSummarizer(model), plan }, { countTokens: countText }))!;
     expect(calls).toHaveLength(2);
     expect(r.details.fallback).toEqual({ model: 'mock:summarizer', reason: 'empty', attempts: 2 });
-    expect(r.summary).toContain('This abandoned branch: ');
+    expect(r.summary).toContain('## Where this branch stood');
   });
 });

@@ -23,10 +23,10 @@ describe('renderUserMessages: the header counts what the section holds', () => {
       const lines = s.split('\n');
       const verbatim = lines.filter((l) => /^\d+\.$/.test(l)).length;
       const shortened = lines.filter((l) => /^\d+\. \(first line only\) /.test(l)).length;
-      const left = /^… (\d+) older user messages? left out for space …$/m.exec(s);
-      const omitted = left ? Number(left[1]) : 0;
+      const omitted = [...s.matchAll(/^… (\d+) user messages? left out for space …$/gm)].reduce((a, m) => a + Number(m[1]), 0);
       expect(verbatim + shortened + omitted, `budget ${budget}`).toBe(14);
-      const parts = [`${verbatim} verbatim`, ...(shortened ? [`${shortened} by their first line only`] : []), ...(omitted ? [`the ${omitted} oldest left out`] : [])];
+      expect(s.length, `budget ${budget}`).toBeLessThanOrEqual(budget);
+      const parts = [`${verbatim} verbatim`, ...(shortened ? [`${shortened} by their first line only`] : []), ...(omitted ? [`${omitted} left out`] : [])];
       expect(lines[1], `budget ${budget}`).toBe(`_All 14 user messages of the summarised conversation, oldest first (${parts.join(', ')}); kept by the app, not paraphrased._`);
     }
     expect(seen).toBeGreaterThan(100);

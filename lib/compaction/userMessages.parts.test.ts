@@ -29,10 +29,10 @@ describe('rendering the section', () => {
       const text = renderUserMessages(recs, budget);
       if (!text) continue;
       expect(text.length, `budget ${budget}`).toBeLessThanOrEqual(budget);
-      const left = /… (\d+) older user messages? left out for space …/.exec(text);
+      const left = /… (\d+) user messages? left out for space …/.exec(text);
       if (left?.[1] === '1') {
-        expect(text).toContain('… 1 older user message left out for space …');
-        expect(text).toContain('the 1 oldest left out');
+        expect(text).toContain('… 1 user message left out for space …');
+        expect(text).toContain(', 1 left out)');
         oneLeftOut = true;
       }
     }

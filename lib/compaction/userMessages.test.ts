@@ -39,11 +39,17 @@ describe('the user-messages section', () => {
     expect(section.length).toBeLessThanOrEqual(budget);
     const back = splitUserMessages(section).records;
     expect(back).toHaveLength(records.length);
-    // When even the first lines do not fit, the oldest are left out, and the section says how many.
+    // When even the shortened first lines do not fit, the oldest but the first are left out, and the section says how many.
     const tight = renderUserMessages(records, 4000);
     expect(tight.length).toBeLessThanOrEqual(4000);
     const kept = splitUserMessages(tight).records;
-    expect(tight).toContain(`… ${records.length - kept.length} older user messages left out for space …`);
+    const leftOut = kept.filter((r) => r.leftOut).length;
+    expect(leftOut).toBeGreaterThan(0);
+    expect(tight).toContain(`… ${leftOut} user messages left out for space …`);
+    expect(kept).toHaveLength(records.length);
+    // The first request stays, verbatim or by its first line.
+    expect(kept[0]!.leftOut).toBeFalsy();
+    expect(records[0]!.text.trimStart().startsWith(kept[0]!.text.replace(/…$/, ''))).toBe(true);
     expect(kept.at(-1)).toEqual(records.at(-1));
     const verbatim = back.map((r, i) => (r.full ? i : -1)).filter((i) => i >= 0);
     expect(verbatim.length).toBeGreaterThan(3);

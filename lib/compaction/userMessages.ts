@@ -43,6 +43,8 @@ export interface UserMessageRecord {
   text: string;
   /** False when only the first line is known (an earlier summary had already shortened it). */
   full: boolean;
+  /** An earlier summary left this message out for space: it is counted, never shown again. */
+  leftOut?: boolean;
 }
 
 /** A user message as text: its text parts, images and files as markers. Null when it has nothing to show. */
@@ -80,19 +82,25 @@ function quoteLines(text: string): string {
     .join('\n');
 }
 
-function firstLineEntry(n: number, text: string): string {
-  return `${n}. ${FIRST_LINE_TAG} ${firstLineOf(text)}`;
+function firstLineEntry(n: number, text: string, max = FIRST_LINE_MAX): string {
+  return `${n}. ${FIRST_LINE_TAG} ${firstLineOf(text, max)}`;
 }
 
 function verbatimEntry(n: number, text: string): string {
   return `${n}.\n${quoteLines(text)}`;
 }
 
+/** First lines are cut shorter before any message is left out: the start of every request says more than all of a few. */
+const FIRST_LINE_STEPS = [FIRST_LINE_MAX, 140, 100] as const;
+
 /**
  * The section for `records` (oldest first) in at most about `budgetChars`.
- * First lines of all messages are paid for first (only if even they do not
- * fit are the oldest left out, counted); what remains makes messages
- * verbatim, newest first. Empty string when there are no messages.
+ * First lines of all messages are paid for first, cut shorter when they do
+ * not fit; only if even that is too much are messages left out, from the
+ * second oldest on: the first request is the goal of the whole conversation
+ * and stays. Messages an earlier summary left out stay out, and are still
+ * counted. What remains makes messages verbatim, newest first. Empty string
+ * when there are no messages.
  */
 export function renderUserMessages(records: readonly UserMessageRecord[], budgetChars: number): string {
   if (records.length === 0) return '';
@@ -100,35 +108,64 @@ export function renderUserMessages(records: readonly UserMessageRecord[], budget
   const header = (verbatim: number, shortened: number, omitted: number): string => {
     const parts = [`${verbatim} verbatim`];
     if (shortened) parts.push(`${shortened} by their first line only`);
-    if (omitted) parts.push(`the ${omitted} oldest left out`);
+    if (omitted) parts.push(`${omitted} left out`);
     return `${USER_MESSAGES_HEADING}\n_All ${n} user message${n === 1 ? '' : 's'} of the summarised conversation, oldest first (${parts.join(', ')}); kept by the app, not paraphrased._`;
   };
+  const gapNote = (k: number) => `… ${k} user message${k === 1 ? '' : 's'} left out for space …`;
   const base = header(n, n, n).length + 2;
-  const lineCost = records.map((r, i) => firstLineEntry(i + 1, r.text).length + 1);
+  const omitted = new Set<number>(records.flatMap((r, i) => (r.leftOut ? [i] : [])));
+  const shown = (i: number) => !omitted.has(i);
+  let width: number = FIRST_LINE_STEPS[0];
+  const lineCost = (i: number) => firstLineEntry(i + 1, records[i]!.text, width).length + 1;
+  /** The section's size with first lines only: every shown message, and one note per run of left-out ones. */
+  const total = () => {
+    let t = base;
+    for (let i = 0; i < n; i++) {
+      if (shown(i)) t += lineCost(i);
+      else if (i === 0 || shown(i - 1)) {
+        let k = 0;
+        while (i + k < n && !shown(i + k)) k++;
+        t += gapNote(k).length + 1;
+      }
+    }
+    return t;
+  };
+  for (const w of FIRST_LINE_STEPS) {
+    width = w;
+    if (total() <= budgetChars) break;
+  }
+  // Left out from the second oldest on when even the shortened first lines do not fit; the first goes only if it must.
+  for (let i = 1; i < n - 1 && total() > budgetChars; i++) omitted.add(i);
+  if (total() > budgetChars && n > 1) omitted.add(0);
   // Not even the newest message's first line fits: a section that only says what it left out is noise.
-  if (base + lineCost[n - 1]! > budgetChars) return '';
-  // Oldest first out when even the first lines do not fit.
-  let from = 0;
-  let used = base + lineCost.reduce((a, b) => a + b, 0);
-  const omitNote = 60;
-  while (from < n && used + (from ? omitNote : 0) > budgetChars) used -= lineCost[from++]!;
-  if (from) used += omitNote;
+  if (total() > budgetChars) return '';
+  let used = total();
   const verbatim = new Set<number>();
-  for (let i = n - 1; i >= from; i--) {
+  for (let i = n - 1; i >= 0; i--) {
     const r = records[i]!;
-    if (!r.full) continue;
-    const extra = verbatimEntry(i + 1, r.text).length + 1 - lineCost[i]!;
+    if (!r.full || omitted.has(i)) continue;
+    const extra = verbatimEntry(i + 1, r.text).length + 1 - lineCost(i);
     if (used + extra > budgetChars) continue;
     used += extra;
     verbatim.add(i);
   }
-  const lines: string[] = [header(verbatim.size, n - from - verbatim.size, from), ''];
-  if (from) lines.push(`… ${from} older user message${from === 1 ? '' : 's'} left out for space …`);
-  for (let i = from; i < n; i++) lines.push(verbatim.has(i) ? verbatimEntry(i + 1, records[i]!.text) : firstLineEntry(i + 1, records[i]!.text));
+  const lines: string[] = [header(verbatim.size, n - omitted.size - verbatim.size, omitted.size), ''];
+  for (let i = 0; i < n; i++) {
+    if (omitted.has(i)) {
+      if (i === 0 || !omitted.has(i - 1)) {
+        let k = 0;
+        while (omitted.has(i + k)) k++;
+        lines.push(gapNote(k));
+      }
+      continue;
+    }
+    lines.push(verbatim.has(i) ? verbatimEntry(i + 1, records[i]!.text) : firstLineEntry(i + 1, records[i]!.text, width));
+  }
   return lines.join('\n');
 }
 
 const ENTRY_FIRST = /^\d+\. \(first line only\) (.*)$/;
+const LEFT_OUT = /^… (\d+) (?:older )?user messages? left out for space …$/;
 const ENTRY_VERBATIM = /^\d+\.$/;
 
 /** Where the section starts and ends in `summary` (end: the next heading, divider or file footer), or null. */
@@ -137,7 +174,7 @@ function sectionBounds(summary: string): { start: number; end: number } | null {
   const start = summary.startsWith(`${USER_MESSAGES_HEADING}\n`) ? 0 : at >= 0 ? at + 1 : -1;
   if (start < 0) return null;
   const rest = summary.slice(start + USER_MESSAGES_HEADING.length);
-  const next = /\n(?:#{1,3} |---\n|<read-files>|<modified-files>)/.exec(rest);
+  const next = /\n(?:#{1,3} |---\n|<read-files[ >]|<modified-files[ >])/.exec(rest);
   return { start, end: next ? start + USER_MESSAGES_HEADING.length + next.index + 1 : summary.length };
 }
 
@@ -152,6 +189,12 @@ export function splitUserMessages(summary: string): { records: UserMessageRecord
     current = null;
   };
   for (const line of summary.slice(b.start, b.end).split('\n').slice(1)) {
+    const gap = LEFT_OUT.exec(line);
+    if (gap) {
+      flush();
+      for (let k = Number(gap[1]); k > 0; k--) records.push({ text: '', full: false, leftOut: true });
+      continue;
+    }
     const first = ENTRY_FIRST.exec(line);
     if (first) {
       flush();

@@ -50,7 +50,7 @@ describe('the user-messages section shares the compaction budget', () => {
       for (const p of preps) {
         const plan = planSummary(p, { window: SUMMARIZER_WINDOW, maxOutputTokens: summaryOutputBudget(settings), countText });
         // Stops right at its limit and reports a normal finish: the largest summary that is accepted.
-        const { model, calls } = scriptedModel(() => 'lorem ipsum dolor sit amet, '.repeat(10_000), { stopAtLimit: true, deltaChars: 1 << 20 });
+        const { model, calls } = scriptedModel(() => '## Goal\n' + 'lorem ipsum dolor sit amet, '.repeat(10_000), { stopAtLimit: true, deltaChars: 1 << 20 });
         const r = (await compact(p, { kind: 'model', summarizer: languageModelSummarizer(model), plan }, { countTokens: countText }))!;
         expect(r.details.summarizer.kind).toBe('model');
         for (const c of calls) expect(countText(c.output)).toBe(c.maxOutputTokens);

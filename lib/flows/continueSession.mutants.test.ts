@@ -58,7 +58,8 @@ describe('the draft', () => {
   it('without a model, the extractive draft is written as the summarised start of a conversation, not as an abandoned branch', async () => {
     const { s, rows } = await imported('claudeLog');
     const draft = (await s.draftContinuation(rows[0]!.leafId!))!;
-    expect(draft.summary).toContain('## Goal (the first request)');
+    expect(draft.summary).toContain('## Current work (where the summarised part ends)');
+    expect(draft.summary).not.toContain('## Where this branch stood');
     expect(draft.summary).not.toContain('abandoned branch');
     expect(draft.summary).not.toContain('on this branch');
   });

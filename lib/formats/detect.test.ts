@@ -20,6 +20,17 @@ const EXPECTED: Record<keyof typeof FIXTURES, DetectedFormat> = {
   claudeAiExport: 'claude-ai',
   lobeChatExport: 'lobechat',
   openWebUiChat: 'open-webui',
+  piBeforeCompaction: 'pi',
+  piSession: 'pi',
+  claudeCodemie: 'claude-code',
+  claudeSpotterManual: 'claude-code',
+  claudeSpotter258: 'claude-code',
+  claudeSpotter846: 'claude-code',
+  claudeSpotterOrphan: 'claude-code',
+  claudeCompactAgent946: 'claude-code',
+  claudeCompactAgentE1f: 'claude-code',
+  claudeCompactAgentF46: 'claude-code',
+  claudeCompactAgentFff: 'claude-code',
 };
 
 describe('detectFormat', () => {

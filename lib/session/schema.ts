@@ -81,7 +81,7 @@ export const summaryDetailsSchema = z.looseObject({
   summarizedEntryCount: z.number().optional(),
   tokensSummarized: z.number().optional(),
   summaryTokens: z.number().optional(),
-  fallback: z.object({ model: z.string(), reason: z.enum(['empty', 'length', 'larger']), attempts: z.number() }).optional(),
+  fallback: z.object({ model: z.string(), reason: z.enum(['empty', 'length', 'larger', 'echo', 'unstructured']), attempts: z.number() }).optional(),
   selfCheck: z.object({ usage: usageSchema.optional(), patched: z.boolean() }).optional(),
 });
 

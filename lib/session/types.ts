@@ -164,7 +164,7 @@ export interface SummaryDetails {
   selfCheck?: { usage?: Usage; patched: boolean };
 }
 
-export type SummaryFlaw = 'empty' | 'length' | 'larger';
+export type SummaryFlaw = 'empty' | 'length' | 'larger' | 'echo' | 'unstructured';
 
 export interface SummaryFallback {
   /** The model whose summaries were rejected. */

@@ -21,6 +21,18 @@ export const FIXTURES = {
   claudeAiExport: 'yetanotherchris_openwebui-importer_claude_example.json',
   lobeChatExport: 'lobehub_lobe-chat_messages.json',
   openWebUiChat: 'yetanotherchris_openwebui-importer_webui-json.json',
+  piBeforeCompaction: 'badlogic_pi-mono_before-compaction.jsonl',
+  piSession: 'badlogic_pi-mono_session.jsonl',
+  claudeCodemie: 'codemie-ai_codemie-code_session-624a4a58.jsonl',
+  claudeSpotterManual: 'marot_spotter_ae4a77f8-aedd-4bc1-888f-c94edc91af04.jsonl',
+  claudeSpotter258: 'marot_spotter_258c7280-ae70-4798-800f-63464d01a85d.jsonl',
+  claudeSpotter846: 'marot_spotter_8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl',
+  claudeSpotterOrphan: 'marot_spotter_4d5611e5-241a-462a-8d15-5122611a9569.jsonl',
+  /** Claude Code's compaction sub-agents: the summarisation request and the model's raw answer (<analysis>, <summary>). */
+  claudeCompactAgent946: 'marot_spotter_agent-acompact-946d2b.jsonl',
+  claudeCompactAgentE1f: 'marot_spotter_agent-acompact-e1f845.jsonl',
+  claudeCompactAgentF46: 'marot_spotter_agent-acompact-f46190.jsonl',
+  claudeCompactAgentFff: 'marot_spotter_agent-acompact-fffbd0.jsonl',
 } as const;
 
 export type FixtureName = keyof typeof FIXTURES;

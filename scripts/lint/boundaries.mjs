@@ -54,6 +54,21 @@ const LIB_OUTSIDE = {
   './app': 'lib/ may not import app/.',
 };
 
+/** Where lib/ code may not reach (every file of lib/ but lib/db and lib/browser). */
+const LIB_ZONES = [
+  forbid('./lib', { './lib/db': 'lib/ may not import lib/db: depend on the SessionStore port (lib/flows/ports.ts).' }),
+  forbid('./lib', LIB_OUTSIDE),
+  // The sync client (the engine, the flows) runs in the browser: the server's code stays out of its bundle.
+  forbid(['./lib/sync', './lib/flows'], SYNC_SERVER),
+];
+
+/**
+ * The summarizers may not use the probes that judge them: a summary written
+ * from the judge's own extraction would score well by construction, which is
+ * how the first eval came to rate an empty model summary at 95 %.
+ */
+const PROBES = { './lib/compaction/probes': 'The summarizers may not use the probes that score them (lib/compaction/probes): that would make the eval circular.' };
+
 export const boundaryConfigs = [
   {
     // The pure domain and the flows: no framework, no storage, no network, no browser.
@@ -68,13 +83,14 @@ export const boundaryConfigs = [
         packages(SERVER_DB, SERVER_DB_MESSAGE),
       ),
       'no-restricted-globals': ['error', ...BROWSER_GLOBALS],
-      'import/no-restricted-paths': restrictPaths(
-        forbid('./lib', { './lib/db': 'lib/ may not import lib/db: depend on the SessionStore port (lib/flows/ports.ts).' }),
-        forbid('./lib', LIB_OUTSIDE),
-        // The sync client (the engine, the flows) runs in the browser: the server's code stays out of its bundle.
-        forbid(['./lib/sync', './lib/flows'], SYNC_SERVER),
-      ),
+      'import/no-restricted-paths': restrictPaths(...LIB_ZONES),
     },
+  },
+  {
+    // The summarizers (compaction and branch summaries), with everything lib/ may not reach.
+    files: ['lib/compaction/**/*.ts', 'lib/branch/**/*.ts'],
+    ignores: ['lib/compaction/probes/**', 'lib/compaction/eval/**', '**/*.test.ts'],
+    rules: { 'import/no-restricted-paths': restrictPaths(...LIB_ZONES, forbid(['./lib/compaction', './lib/branch'], PROBES)) },
   },
   {
     // The sync server: pure like the rest of lib/, plus its database clients.

@@ -8,13 +8,15 @@ import type { SummaryEngine } from '../produce';
 import { serializeItems } from '../serialize';
 import type { TextSummarizer } from '../summarizer';
 import type { CompactionPreparation, SummaryItem } from '../types';
-import { coverage, PROBE_KINDS, probesFor, totalCoverage, type CoverageByKind, type Probe, type ProbeKind } from './probes';
+import { PROBE_KINDS, probesFor, type Probe, type ProbeKind, type SpanMessage } from '../probes/probes';
+import { coverage, emptyCoverage, type CoverageByKind } from '../probes/score';
+import { summaryBody } from './summaryParts';
 
 /**
- * The compaction quality harness behind `npm run eval` (issue 17, "Measured"):
- * one compaction of a real session, as the app would make it, measured
- * against probes drawn from the transcript. Pure: the caller brings the
- * sessions, the token counter and, optionally, a model.
+ * One compaction of a real session, as the app would make it, measured
+ * against probes drawn from the transcript (lib/compaction/probes): the
+ * whole summary, and its body without what the app appends. Pure: the caller
+ * brings the sessions, the token counter and, optionally, a model.
  */
 
 export interface EvalSubject {
@@ -66,6 +68,8 @@ export interface EvalRow {
   grew: boolean;
   fallback: string | null;
   coverage: CoverageByKind;
+  /** Coverage of what the summarizer wrote, without the app's user-messages section and file lists. */
+  bodyCoverage: CoverageByKind;
   qa?: QaScore;
 }
 
@@ -74,9 +78,8 @@ function keepRecentFor(total: number, settings: CompactionSettings): number {
   return Math.min(settings.keepRecentTokens, Math.floor(total / 4));
 }
 
-function spanOf(path: readonly SessionEntry[], prep: CompactionPreparation): SessionEntry[] {
-  const ids = new Set([...prep.messagesToSummarize, ...prep.turnPrefixMessages].map((i) => i.entryId));
-  return path.filter((e) => ids.has(e.id));
+function spanOf(prep: CompactionPreparation): SpanMessage[] {
+  return [...prep.messagesToSummarize, ...prep.turnPrefixMessages].flatMap((i) => (i.kind === 'message' ? [{ entryId: i.entryId, message: i.message }] : []));
 }
 
 function emptyRow(fixture: string, mode: string, total: number, window: number): EvalRow {
@@ -93,7 +96,8 @@ function emptyRow(fixture: string, mode: string, total: number, window: number):
     appended: false,
     grew: false,
     fallback: null,
-    coverage: Object.fromEntries(PROBE_KINDS.map((k) => [k, { hit: 0, total: 0 }])) as CoverageByKind,
+    coverage: emptyCoverage(),
+    bodyCoverage: emptyCoverage(),
   };
 }
 
@@ -114,7 +118,7 @@ export async function evaluateSubject(subject: EvalSubject, deps: EvalDeps, mode
     });
   }
   if (!prep) return modes.map(({ mode }) => emptyRow(subject.name, mode, total, deps.window));
-  const span = spanOf(subject.path, prep);
+  const span = spanOf(prep);
   const probes = probesFor(span);
   const spanTokens = prep.tokensSummarized + prep.tokensTurnPrefix + prep.previousSummaryTokens;
   const rows: EvalRow[] = [];
@@ -142,6 +146,7 @@ export async function evaluateSubject(subject: EvalSubject, deps: EvalDeps, mode
       grew: summaryTokens >= spanTokens,
       fallback: result.details.fallback ? `${result.details.fallback.reason} ×${result.details.fallback.attempts}` : null,
       coverage: coverage(result.summary, probes),
+      bodyCoverage: coverage(summaryBody(result.summary), probes),
     };
     if (model && mode !== 'extractive') row.qa = await askProbes(model, probes, result.summary, subject.path, prep, deps);
     rows.push(row);
@@ -153,11 +158,16 @@ export async function evaluateSubject(subject: EvalSubject, deps: EvalDeps, mode
 
 /** One question per kind; each probe of the kind is graded against that answer. */
 const QUESTIONS: Record<ProbeKind, string> = {
-  artifact: 'List every file path that was created, written, edited or deleted in this conversation, one per line, exactly as written.',
-  recall: 'Quote the first line of every message the user wrote, in order, one per line, word for word.',
-  constraint: 'Quote, word for word, every requirement or constraint the user stated (lines with must, never, always, only, do not…), one per line.',
-  continuation: "Quote, word for word, the user's latest request that is still open.",
-  decision: 'List the technical decisions taken in this conversation, one per line, naming the files, functions, commands or packages involved in backticks.',
+  request: 'Quote the first line of every message the user wrote, in order, one per line, word for word.',
+  lastTask: "What is the user's latest request, and what exactly does it ask for? Name the files, functions and commands involved.",
+  fileModified: 'List every file path that was created, written, edited or deleted in this conversation, one per line, exactly as written.',
+  fileRead: 'List every file path that was read or viewed in this conversation, one per line, exactly as written.',
+  identifier: 'List every function, class, variable, config key, command and URL named in this conversation, one per line, in backticks.',
+  assistantIdentifier: 'List every function, class, variable, config key, command and URL the assistant named in its own replies, one per line, in backticks.',
+  decision: 'List the technical decisions and findings of this conversation (what was chosen and why, what the cause of a problem was), one per line, naming the files, functions, commands or packages involved in backticks.',
+  error: 'List every error that occurred (quote its message) and say whether it was fixed, one per line.',
+  currentWork: 'What was the assistant doing at the very end: which files, functions and commands was it working with? Name them.',
+  task: 'List the items of the latest task list or plan, with their status, one per line.',
 };
 
 const QA_SYSTEM = 'You answer questions about a transcript you are given. Answer only from the transcript, exactly and completely; say "unknown" when it does not say.';
@@ -171,7 +181,8 @@ async function answerAll(model: EvalModel, context: string, probes: readonly Pro
       { system: QA_SYSTEM, prompt: `<transcript>\n${context}\n</transcript>\n\n${QUESTIONS[kind]}`, maxOutputTokens: Math.min(4096, Math.floor(model.window / 4)), purpose: 'compaction' },
       {},
     );
-    hit += totalCoverage(coverage(res.text, mine)).hit;
+    const c = coverage(res.text, mine);
+    hit += PROBE_KINDS.reduce((a, k) => a + c[k].hit, 0);
   }
   return hit;
 }
