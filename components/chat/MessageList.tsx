@@ -37,7 +37,7 @@ function SummaryInline({ entry, effective, onJumpTo }: { entry: SessionEntry; ef
           <span className="summary-inline-facts">
             {entry.type === 'compaction' && <span>{effective ? summaryCardTokens(entry, effective, 0).text : `${formatCount(entry.tokensBefore)} tokens before`}</span>}
             {effective && <span>{summarizerLabel(effective.details.summarizer)}</span>}
-            {effective?.details.fallback && <span className="tag">extractive fallback</span>}
+            {effective?.details.fallback && <span className="tag">model summary rejected</span>}
           </span>
         </div>
         {undone && <span className="tag">undone</span>}

@@ -41,11 +41,22 @@ describe('SummaryCard: how the summary was made', () => {
   const render = (details: Partial<SummaryItem['effective']['details']>) =>
     renderToStaticMarkup(<SummaryCard item={{ ...item!, effective: { ...item!.effective, details: { ...item!.effective.details, ...details } } }} session={{} as SessionFlows} busy={false} onJumpTo={() => {}} />);
 
-  it('an extractive fallback is labelled, with the model and why its summary was not used', () => {
-    const html = render({ summarizer: { kind: 'extractive' }, fallback: { model: 'openai:gpt-4o', reason: 'length', attempts: 2 } });
-    expect(html).toContain('<span class="tag">extractive fallback</span>');
-    expect(html).toContain('the summary of openai:gpt-4o was not used: it was cut off at the output limit (2 attempts)');
-    expect(render({}).includes('extractive fallback')).toBe(false);
+  it('a rejected model summary is labelled so, with why and whose, on the card', () => {
+    const html = render({ summarizer: { kind: 'extractive' }, fallback: { model: 'openai:gpt-4o', reason: 'echo', attempts: 2 } });
+    expect(html).toContain('<span class="tag">model summary rejected</span>');
+    expect(html).toContain('model summary rejected: it repeated the request instead of summarising it (openai:gpt-4o, 2 attempts)');
+    expect(render({}).includes('model summary rejected')).toBe(false);
+  });
+
+  it('the summary is shown without its footer tags or a scratchpad; its files are lists', () => {
+    const summary = '<analysis>private notes</analysis>\n## Goal\nShip it.\n\n<modified-files root="/r/app">\nsrc/a.ts\n</modified-files>';
+    const html = renderToStaticMarkup(
+      <SummaryCard item={{ ...item!, effective: { ...item!.effective, summary, details: { ...item!.effective.details, readFiles: [], modifiedFiles: [] } } }} session={{} as SessionFlows} busy={false} onJumpTo={() => {}} />,
+    );
+    expect(html).toContain('Ship it.');
+    expect(html).not.toMatch(/&lt;\/?(?:read-files|modified-files|analysis)/);
+    expect(html).not.toContain('private notes');
+    expect(html).toContain('<code>/r/app/src/a.ts</code>');
   });
 
   it('the self-check pass shows what it did and what it cost', () => {

@@ -1,7 +1,7 @@
 'use client';
 
 import { ArrowDownToLine, Copy, GitBranch, Layers, Pencil, RefreshCw, RotateCcw, Undo2 } from 'lucide-react';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import { copyText } from '@/lib/browser/clipboard';
 import { Markdown } from '@/components/common/Markdown';
@@ -11,6 +11,7 @@ import type { EffectiveSummary } from '@/lib/session/revisions';
 import type { EntryId, SessionEntry } from '@/lib/session/types';
 import { summaryCardTokens } from '@/lib/timeline/cardFigures';
 import { fallbackNote, summarizerLabel } from '@/lib/timeline/summarizerLabel';
+import { summaryForDisplay } from '@/lib/timeline/summaryText';
 import type { EntryRange, TimelineItem } from '@/lib/timeline/build';
 import type { SessionFlows } from '@/lib/flows/app';
 
@@ -79,7 +80,7 @@ function Versions({ effective }: { effective: EffectiveSummary }) {
                 {summarizerLabel(v.details.summarizer)}
                 {i === effective.versions.length - 1 ? ' · current' : ''}
               </summary>
-              <Markdown text={v.summary} />
+              <Markdown text={summaryForDisplay(v.summary, v.details).text} />
             </details>
           </li>
         ))}
@@ -127,6 +128,7 @@ export function SummaryCard({ item, session, busy, onJumpTo }: { item: SummaryIt
   const kind = isCompaction ? 'Compaction' : 'Branch summary';
   const version = effective.versions.length;
   const cost = details.usage?.cost;
+  const shown = useMemo(() => summaryForDisplay(effective.summary, details), [effective.summary, details]);
   const canAct = item.onPath && !busy;
 
   const figures = summaryCardTokens(entry, effective, item.summarized.entries.length).text;
@@ -138,7 +140,7 @@ export function SummaryCard({ item, session, busy, onJumpTo }: { item: SummaryIt
         <strong>{kind}</strong>
         {version > 1 && <span className="tag">v{version}</span>}
         {effective.undone && <span className="tag">undone</span>}
-        {details.fallback && <span className="tag">extractive fallback</span>}
+        {details.fallback && <span className="tag">model summary rejected</span>}
         {item.inEffect && isCompaction && <span className="tag">in effect</span>}
         {!item.onPath && <span className="tag">other branch</span>}
         <span className="grow" />
@@ -203,8 +205,8 @@ export function SummaryCard({ item, session, busy, onJumpTo }: { item: SummaryIt
         )}
       </dl>
       <div className="card-files">
-        <FileList title="Files read" files={details.readFiles} />
-        <FileList title="Files modified" files={details.modifiedFiles} />
+        <FileList title="Files read" files={shown.readFiles} />
+        <FileList title="Files modified" files={shown.modifiedFiles} />
       </div>
 
       {mode === 'edit' ? (
@@ -222,7 +224,7 @@ export function SummaryCard({ item, session, busy, onJumpTo }: { item: SummaryIt
       ) : (
         <details className="card-summary" open>
           <summary>Summary</summary>
-          <Markdown text={effective.summary} />
+          <Markdown text={shown.text} />
         </details>
       )}
 

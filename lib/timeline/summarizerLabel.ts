@@ -15,7 +15,7 @@ export function summarizerLabel(s: SummarizerInfo): string {
   }
 }
 
-/** Why an extractive summary stands where a model summary was asked for (issue 17, item 7). */
+/** Why an extractive summary stands where a model summary was asked for: it was rejected, and for what. */
 export function fallbackNote(f: SummaryFallback): string {
-  return `the summary of ${f.model} was not used: ${FLAW_TEXT[f.reason]} (${f.attempts} attempt${f.attempts === 1 ? '' : 's'})`;
+  return `model summary rejected: ${FLAW_TEXT[f.reason]} (${f.model}, ${f.attempts} attempt${f.attempts === 1 ? '' : 's'}); the extractive summary stands in`;
 }
