@@ -325,6 +325,31 @@ function buildPreparation(
 }
 
 /**
+ * Why a compaction cannot be summarised again from the path up to it
+ * (`path[0..end)`), or null when it can. 'history-missing': nothing before it could go
+ * into a summary: no message, branch summary or earlier compaction. That is a
+ * compaction whose history lives elsewhere: one imported from a file that
+ * opens with it (the tool began a new file with the summary), or the first
+ * entry of a session continued from another. 'kept-entry-gone': its first kept
+ * entry is not on that path.
+ */
+export function regenerationProblem(
+  path: readonly SessionEntry[],
+  original: Pick<CompactionEntry, 'id' | 'firstKeptEntryId'>,
+  end = path.length,
+): 'history-missing' | 'kept-entry-gone' | null {
+  let material = false;
+  let kept = original.firstKeptEntryId === original.id;
+  for (let i = 0; i < end && !(material && kept); i++) {
+    const e = path[i]!;
+    if (e.type === 'message' || e.type === 'branch_summary' || e.type === 'compaction') material = true;
+    if (e.id === original.firstKeptEntryId) kept = true;
+  }
+  if (!material) return 'history-missing';
+  return kept ? null : 'kept-entry-gone';
+}
+
+/**
  * The preparation of an existing compaction, to regenerate its summary: the
  * same cut (its firstKeptEntryId) over the path as it was when it was made
  * (`pathBefore`: the entries before the compaction entry). The previous
@@ -339,7 +364,8 @@ export function prepareRegeneration(
   original: Pick<CompactionEntry, 'id' | 'firstKeptEntryId' | 'tokensBefore'> & { details: { isSplitTurn?: boolean } },
 ): CompactionPreparation | null {
   if (tokens.counts.length !== pathBefore.length) throw new Error(`PathTokens has ${tokens.counts.length} counts for a path of ${pathBefore.length} entries`);
-  // A compaction may keep nothing: pi writes its own index as firstKeptEntryIndex then (the second one in the pi fixture).
+  // A compaction may keep nothing: pi writes its own index as firstKeptEntryIndex then (the second one in the pi
+  // fixture), Claude Code and Codex always do (their summary replaces the whole history), and so does Keep recent 0.
   const keepsNothing = original.firstKeptEntryId === original.id;
   const firstKeptIndex = keepsNothing ? pathBefore.length : pathBefore.findIndex((e) => e.id === original.firstKeptEntryId);
   if (firstKeptIndex < 0 || pathBefore.length === 0) return null;

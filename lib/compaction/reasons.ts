@@ -1,6 +1,13 @@
 import { formatCount } from '@/lib/format/numbers';
 import type { NoCompactionReason } from './types';
 
+/**
+ * Said (on its card, and when asked to regenerate it) of a summary whose
+ * history is not in the session: an imported compaction that opens its file,
+ * or the first entry of a session continued from another.
+ */
+export const HISTORY_MISSING = 'The history this summary replaced is not in this session, so it cannot be regenerated.';
+
 /** What is known when a compaction has nothing it can do (a preview that is not ok). */
 export interface NoCompactionFacts {
   reason: NoCompactionReason;
