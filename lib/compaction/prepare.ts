@@ -2,7 +2,7 @@ import { carriedPositions } from '@/lib/session/pins';
 import { resolveSummaries, type EffectiveSummary } from '@/lib/session/revisions';
 import type { CompactionEntry, CompactionSettings, EntryId, SessionEntry } from '@/lib/session/types';
 import type { PathTokens } from '@/lib/tokens/pathTokens';
-import { countsInKeptContext, findCutPoint, isEmptyFailedReply, type CutPoint } from './cutPoint';
+import { countsInKeptContext, findCutPoint, isEmptyFailedReply, pendingAtEnd, type CutPoint, type PendingAtEnd } from './cutPoint';
 import { addDetails, addItems, createFileOps, toFileLists } from './fileOps';
 import { compactionLimit } from './policy';
 import { MIN_SUMMARY_TOKENS, summaryBudget } from './summaryBudget';
@@ -295,9 +295,10 @@ function buildPreparation(
 
   return {
     leafId: path[path.length - 1]!.id,
-    // A regeneration of a compaction that kept nothing cuts past the end; its caller names the entry.
+    // Keeping nothing cuts past the end; the caller names the entry (the compaction itself).
     firstKeptEntryId: (path[cut.firstKeptIndex] ?? path[path.length - 1]!).id,
     firstKeptIndex: cut.firstKeptIndex,
+    keepsNothing: cut.firstKeptIndex >= path.length,
     summarizeFromIndex: from,
     isSplitTurn,
     turnStartIndex: cut.turnStartIndex,
@@ -411,6 +412,11 @@ export type CompactionPreview =
       /** The split turn's prefix (its own summary), or null for a clean cut. */
       turnPrefix: RangeFigures | null;
       keep: RangeFigures;
+      /**
+       * Keep-recent is 0 and yet something is kept: what the end of the
+       * conversation is waiting for, which has to stay (see cutPoint.ts); null otherwise.
+       */
+      keptBecause: PendingAtEnd;
       /** Pinned messages (with their calls' results) before the cut: carried verbatim after the summary. */
       pinned: { count: number; tokens: number };
       estimatedTokensAfter: number;
@@ -459,6 +465,7 @@ export function previewCompaction(
     summarize: figures(path, tokens, prep.summarizeFromIndex, historyEnd, summaries, prep.messagesToSummarize),
     turnPrefix: prep.isSplitTurn ? figures(path, tokens, historyEnd, prep.firstKeptIndex, summaries, prep.turnPrefixMessages) : null,
     keep: figures(path, tokens, prep.firstKeptIndex, path.length, summaries, null),
+    keptBecause: prep.keepRecentTokens <= 0 && !prep.keepsNothing ? pendingAtEnd(path, prep.summarizeFromIndex, (i) => countsInKeptContext(path[i]!, summaries)) : null,
     pinned: { count: prep.pinnedEntryIds.length, tokens: prep.tokensPinned },
     estimatedTokensAfter: prep.estimatedTokensAfter,
     readFiles: prep.fileOps.readFiles.length,
