@@ -37,4 +37,31 @@ test.describe('Compact dialog: Keep recent', () => {
     await expect(summary).toContainText('foxes, dogs and cats');
     await expect.poll(() => contextTokens(page)).toBeLessThanOrEqual(before);
   });
+
+  test('Keep recent 0 keeps nothing of a chat at rest: the preview says so, and the model then sees the summary alone', async ({ page }) => {
+    await openApp(page);
+    await newSession(page);
+    for (const t of ['first question about foxes', 'second question about dogs']) await chatTurn(page, question(t));
+
+    await page.getByRole('button', { name: 'Compact', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Compact context' });
+    await dialog.getByRole('spinbutton', { name: 'Keep recent' }).fill('0');
+    const preview = dialog.getByLabel('Compaction preview');
+    await expect(preview.getByRole('definition').nth(1)).toContainText(/^4 messages/);
+    await expect(preview.getByRole('definition').nth(2)).toHaveText('nothing: the summary replaces the whole conversation so far');
+
+    await mock.script([{ for: 'summarizer', reply: '## Goal\nAnswer questions about foxes and dogs.' }]);
+    await dialog.getByRole('button', { name: 'Summarize and compact' }).click();
+    await expect(dialog).toBeHidden({ timeout: 20_000 });
+    await expect(page.getByRole('region', { name: 'Compaction summary' })).toContainText('foxes and dogs');
+    // Nothing was kept, so there is no first kept message to jump to.
+    await expect(page.getByRole('region', { name: 'Compaction summary' }).getByRole('button', { name: 'Jump to first kept message' })).toHaveCount(0);
+
+    await chatTurn(page, 'and cats?');
+    // The request holds the summary and the new prompt: no earlier reply (the scripted model's "Echo: …") is sent verbatim.
+    const body = (await mock.chatRequests()).at(-1)!.body as { messages: { role: string; content: unknown }[] };
+    expect(JSON.stringify(body.messages)).toContain('Answer questions about foxes and dogs.');
+    expect(body.messages.filter((m) => m.role === 'assistant')).toEqual([]);
+    expect(JSON.stringify(body.messages)).not.toContain('Echo: ');
+  });
 });

@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { claudeCodeWithCompaction } from '../lib/testing/claudeCodeCompaction';
 import { assistantMessages, chatTurn, contextTokens, expect, mock, newSession, openApp, setCompactionDefaults, test, userMessages, waitIdle } from './support/fixtures';
 
 const long = (topic: string) => `${topic}: ${'Notes about the build pipeline, flaky tests and the cache layout. '.repeat(45)}`;
@@ -17,7 +18,7 @@ const compactionCards = (page: Page) => timeline(page).getByRole('article', { na
 const branchCards = (page: Page) => timeline(page).getByRole('article', { name: 'Branch summary card' });
 
 async function openTimeline(page: Page) {
-  const btn = page.getByRole('button', { name: 'Timeline' });
+  const btn = page.getByRole('button', { name: 'Timeline', exact: true });
   if ((await btn.getAttribute('aria-pressed')) !== 'true') await btn.click();
   await expect(timeline(page)).toBeVisible();
 }
@@ -122,4 +123,45 @@ test('timeline: two compactions and a branch summary as cards; undo, regenerate,
   const breakdown = page.getByRole('region', { name: 'Context breakdown' });
   await expect(breakdown).toContainText('Summaries');
   await expect(breakdown).toContainText('Free space');
+});
+
+test.describe('an imported Claude Code compaction on the timeline', () => {
+  const importClaudeCode = async (page: Page, text: string) => {
+    await openApp(page);
+    await page.getByLabel('Import file').setInputFiles({ name: 'compacted-session.jsonl', mimeType: 'application/x-ndjson', buffer: Buffer.from(text) });
+    await expect(page.getByText(/Imported 1 session/)).toBeVisible();
+    await openTimeline(page);
+    await expect(compactionCards(page)).toHaveCount(1);
+    return compactionCards(page).first();
+  };
+
+  test('is regenerated from the conversation before the boundary: a new version becomes current', async ({ page }) => {
+    const built = claudeCodeWithCompaction('claudeLog');
+    const card = await importClaudeCode(page, built.text);
+    await expect(card).toContainText('This session is being continued from a previous conversation');
+    // Claude Code's summary replaced the whole history: everything before it was summarised, nothing kept.
+    expect(await factOf(card, 'Summarised')).toMatch(/^\d+ entries from “user: Hey Claude, I'd like your help with refactoring the timeline filtering/);
+    expect(await factOf(card, 'Kept')).toBe('nothing before it (only what came after)');
+
+    await mock.script([{ for: 'summarizer', reply: '## Goal\nRegenerated: hide the vis-group and match its header colour.' }, { for: 'summarizer', reply: 'turn part' }]);
+    await card.getByRole('button', { name: 'Regenerate' }).click();
+    await card.getByRole('button', { name: 'Regenerate summary' }).click();
+    await expect(page.getByText('Summary regenerated; the earlier version stays in its history.')).toBeVisible({ timeout: 20_000 });
+    await expect(card.getByText('v2', { exact: true })).toBeVisible();
+    await expect(card.getByText('History (2 versions)')).toBeVisible();
+    await expect(card).toContainText('Regenerated: hide the vis-group and match its header colour.');
+    // The summarizer was given the history before the boundary.
+    const asked = JSON.stringify((await mock.requests()).filter((r) => r.kind === 'summarizer').at(-1)!.body);
+    expect(asked).toContain('refactoring the timeline filtering');
+    await expect(page.getByText(/Regeneration failed/)).toHaveCount(0);
+  });
+
+  test('whose history is not in the file says so, and cannot be regenerated', async ({ page }) => {
+    const card = await importClaudeCode(page, claudeCodeWithCompaction('claudeLog', { atStart: true }).text);
+    const why = 'The history this summary replaced is not in this session, so it cannot be regenerated.';
+    expect(await factOf(card, 'Summarised')).toBe(why);
+    const regenerate = card.getByRole('button', { name: 'Regenerate' });
+    await expect(regenerate).toBeDisabled();
+    await expect(regenerate).toHaveAccessibleDescription(why);
+  });
 });

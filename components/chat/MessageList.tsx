@@ -41,7 +41,8 @@ function SummaryInline({ entry, effective, onJumpTo }: { entry: SessionEntry; ef
           </span>
         </div>
         {undone && <span className="tag">undone</span>}
-        {entry.type === 'compaction' && onJumpTo && (
+        {/* A compaction that keeps nothing before it names itself: there is nothing to jump to. */}
+        {entry.type === 'compaction' && entry.firstKeptEntryId !== entry.id && onJumpTo && (
           <IconButton icon={ArrowDownToLine} size="sm" label="Jump to first kept message" tooltipSide="top" onClick={() => onJumpTo(entry.firstKeptEntryId)} />
         )}
       </header>

@@ -12,7 +12,7 @@ import { compactionLimit } from '@/lib/compaction/policy';
 import type { KeepRecent } from '@/lib/compaction/keepRecent';
 import type { MaskPlan } from '@/lib/compaction/mask';
 import type { CompactionPreview } from '@/lib/compaction/prepare';
-import { noCompactionMessage } from '@/lib/compaction/reasons';
+import { keptAnywayMessage, noCompactionMessage } from '@/lib/compaction/reasons';
 import { keepRecentRequest } from '@/lib/flows/compaction';
 import { errorMessage } from '@/lib/errors';
 import type { SessionFlows } from '@/lib/flows/app';
@@ -184,7 +184,8 @@ export function CompactDialog({ session, onClose }: { session: SessionFlows; onC
             )}
             <dt>Kept verbatim</dt>
             <dd>
-              {preview.keep.messageCount} messages, {formatCount(preview.keep.tokens)} tokens
+              {preview.keep.messageCount === 0 ? 'nothing: the summary replaces the whole conversation so far' : `${preview.keep.messageCount} messages, ${formatCount(preview.keep.tokens)} tokens`}
+              {preview.keptBecause && <span className="kept-because">{keptAnywayMessage(preview.keptBecause)}</span>}
             </dd>
             {preview.pinned.count > 0 && (
               <>

@@ -4,6 +4,7 @@ import { importText } from '@/lib/formats/import';
 import type { SessionFlows } from '@/lib/flows/app';
 import { buildSessionContext } from '@/lib/session/context';
 import { SessionTree } from '@/lib/session/tree';
+import { claudeCodeWithCompaction } from '@/lib/testing/claudeCodeCompaction';
 import { readFixture } from '@/lib/testing/fixtures';
 import { buildTimeline, type TimelineItem } from '@/lib/timeline/build';
 import { SummaryCard } from './SummaryCard';
@@ -63,5 +64,30 @@ describe('SummaryCard: how the summary was made', () => {
     const html = render({ selfCheck: { patched: true, usage: { input: 12_345, output: 678 } } });
     expect(html).toMatch(/<dt>Self-check<\/dt><dd data-testid="card-self-check">added what the summary missed · 12,345 in \/ 678 out<\/dd>/);
     expect(render({}).includes('Self-check')).toBe(false);
+  });
+});
+
+describe('SummaryCard: a summary whose history is not in the session', () => {
+  const cardOf = (text: string) => {
+    const [snap] = importText(text, { fileName: 'compacted.jsonl' }).sessions;
+    const tree = new SessionTree(snap!.entries);
+    const [item] = buildTimeline(tree, buildSessionContext(tree, snap!.meta.leafId)).filter((i): i is SummaryItem => i.kind === 'summary');
+    return renderToStaticMarkup(<SummaryCard item={item!} session={{} as SessionFlows} busy={false} onJumpTo={() => {}} />);
+  };
+  const regenerate = (html: string) => /<button type="button" class="btn ghost small-btn"([^>]*)>(?:(?!<\/button>).)*Regenerate<\/button>/.exec(html)![1]!;
+
+  it('says so where it would list what was summarised, and Regenerate is disabled, pointing at why', () => {
+    const html = cardOf(claudeCodeWithCompaction('claudeLog', { atStart: true }).text);
+    expect(html).toMatch(/<dt>Summarised<\/dt><dd id="history-missing-[^"]+">The history this summary replaced is not in this session, so it cannot be regenerated\.<\/dd>/);
+    expect(regenerate(html)).toMatch(/disabled=""/);
+    expect(regenerate(html)).toMatch(/aria-describedby="history-missing-/);
+  });
+
+  it('an imported compaction with its history lists it and can be regenerated', () => {
+    const html = cardOf(claudeCodeWithCompaction('claudeLog').text);
+    expect(html).not.toContain('cannot be regenerated');
+    expect(html).toMatch(/<dt>Summarised<\/dt><dd>\d+ entries from “user: Hey Claude, I&#x27;d like your help/);
+    expect(html).toContain('nothing before it (only what came after)');
+    expect(regenerate(html)).not.toMatch(/disabled/);
   });
 });

@@ -5,6 +5,7 @@ import { useMemo, useState } from 'react';
 import { toast } from 'sonner';
 import { copyText } from '@/lib/browser/clipboard';
 import { Markdown } from '@/components/common/Markdown';
+import { HISTORY_MISSING } from '@/lib/compaction/reasons';
 import { formatCost, formatDuration, formatCount } from '@/lib/format/numbers';
 import { entryPreview } from '@/lib/tree/preview';
 import type { EffectiveSummary } from '@/lib/session/revisions';
@@ -152,15 +153,19 @@ export function SummaryCard({ item, session, busy, onJumpTo }: { item: SummaryIt
         <dt>Tokens</dt>
         <dd data-testid="card-tokens">{figures}</dd>
         <dt>Summarised</dt>
-        <dd>
-          {item.summarized.entries.length} entries
-          {item.summarized.firstId && (
-            <>
-              {' '}
-              from “{preview(item.summarized.entries[0])}”
-            </>
-          )}
-        </dd>
+        {item.historyMissing ? (
+          <dd id={`history-missing-${entry.id}`}>{HISTORY_MISSING}</dd>
+        ) : (
+          <dd>
+            {item.summarized.entries.length} entries
+            {item.summarized.firstId && (
+              <>
+                {' '}
+                from “{preview(item.summarized.entries[0])}”
+              </>
+            )}
+          </dd>
+        )}
         {item.kept && (
           <>
             <dt>Kept</dt>
@@ -251,7 +256,13 @@ export function SummaryCard({ item, session, busy, onJumpTo }: { item: SummaryIt
 
       {mode === 'view' && (
         <footer className="card-actions">
-          <button type="button" className="btn ghost small-btn" disabled={!canAct} onClick={() => setMode('regenerate')}>
+          <button
+            type="button"
+            className="btn ghost small-btn"
+            disabled={!canAct || item.historyMissing}
+            aria-describedby={item.historyMissing ? `history-missing-${entry.id}` : undefined}
+            onClick={() => setMode('regenerate')}
+          >
             <RefreshCw aria-hidden="true" className="icon" />
             Regenerate
           </button>

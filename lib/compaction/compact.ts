@@ -1,4 +1,5 @@
-import type { CompactionEntry } from '@/lib/session/types';
+import { newId } from '@/lib/session/ids';
+import type { CompactionEntry, EntryId } from '@/lib/session/types';
 import { extractiveBudgetChars, extractiveSummary } from './extractive';
 import { notifyAfterHooks, hookList, produceSummary, producedDetails, type SummaryEngine, type SummaryRunOptions } from './produce';
 import type { CompactionHooks, CompactionPreparation, CompactionResult } from './types';
@@ -38,6 +39,7 @@ export async function compact(prep: CompactionPreparation, engine: SummaryEngine
   const result: CompactionResult = {
     summary: produced.summary,
     firstKeptEntryId: prep.firstKeptEntryId,
+    ...(prep.keepsNothing ? { keepsNothing: true as const } : {}),
     tokensBefore: prep.tokensBefore,
     // The summary's real size is counted by the worker once the entry exists; chars/4 is a fair interim figure.
     estimatedTokensAfter: prep.tokensKept + Math.ceil(produced.summary.length / 4),
@@ -54,12 +56,19 @@ export async function compact(prep: CompactionPreparation, engine: SummaryEngine
   return result;
 }
 
-/** The entry to append for a compaction result (the store adds id, parentId = leaf, timestamp). */
-export function compactionEntryFrom(result: CompactionResult): Omit<CompactionEntry, 'id' | 'parentId' | 'timestamp'> {
+/**
+ * The entry to append for a compaction result (the store adds parentId =
+ * leaf and timestamp, and the id unless given). One that keeps nothing names
+ * itself as its first kept entry, as buildSessionContext reads it, so its id
+ * is chosen here (`newEntryId`).
+ */
+export function compactionEntryFrom(result: CompactionResult, newEntryId: () => EntryId = newId): Omit<CompactionEntry, 'id' | 'parentId' | 'timestamp'> & { id?: EntryId } {
+  const own = result.keepsNothing ? newEntryId() : undefined;
   return {
+    ...(own !== undefined ? { id: own } : {}),
     type: 'compaction',
     summary: result.summary,
-    firstKeptEntryId: result.firstKeptEntryId,
+    firstKeptEntryId: own ?? result.firstKeptEntryId,
     tokensBefore: result.tokensBefore,
     tokensAfter: result.estimatedTokensAfter,
     details: result.details,

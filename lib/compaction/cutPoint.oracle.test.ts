@@ -21,7 +21,9 @@ import { countsInKeptContext, findCutPoint, type CutSearch } from './cutPoint';
  *   kept whole);
  * - over the limit it fits the room when any cut can, and then keeps as
  *   much as fits: no earlier valid cut fits too;
- * - it refuses only when no cut could satisfy what was asked.
+ * - it refuses only when no cut could satisfy what was asked;
+ * - keep-recent 0 keeps nothing (the cut is past the end) exactly when the
+ *   last message the model sees is a reply that asked for no tool.
  *
  * Every oracle below scans the whole path for every candidate cut: O(n²),
  * written for clarity, not shared with the implementation.
@@ -124,7 +126,17 @@ function oracle(c: Case, boundaryStart: number) {
     }
     return null;
   };
-  return { inContext, kept, valid, strictlyValid, candidates, lastUserBefore };
+  /** Keep-recent 0 keeps nothing when the last message the model sees asks for nothing more: a reply without tool calls. */
+  const keepsNothingAtZero = () => {
+    if (!hasBefore(end)) return false;
+    for (let i = end - 1; i >= boundaryStart; i--) {
+      const e = path[i]!;
+      if (e.type !== 'message' || !inContext(i)) continue;
+      return e.message.role === 'assistant' && !e.message.content.some((p) => p.type === 'toolCall');
+    }
+    return true;
+  };
+  return { inContext, kept, valid, strictlyValid, candidates, lastUserBefore, keepsNothingAtZero };
 }
 
 interface Params {
@@ -181,6 +193,11 @@ function check(c: Case, p: Params, label: string): void {
   const cuts = o.candidates();
   const room = p.maxKept ?? Infinity;
   const at = `${label} ${JSON.stringify(p)} → ${JSON.stringify(res)}`;
+  const nothing = p.keep <= 0 && o.keepsNothingAtZero();
+  if (nothing) {
+    expect(res, `${at}: keep-recent 0 on a conversation at rest keeps nothing`).toEqual({ firstKeptIndex: c.path.length, turnStartIndex: null, keptTokens: 0, forced: false });
+    return;
+  }
   if ('reason' in res) {
     if (p.force) expect(cuts, at).toEqual([]);
     else if (p.mustFit && p.maxKept !== undefined) {
@@ -198,6 +215,7 @@ function check(c: Case, p: Params, label: string): void {
     return;
   }
   const j = res.firstKeptIndex;
+  expect(j, `${at}: keeps nothing though it was not asked to, or something is waiting`).toBeLessThan(c.path.length);
   expect(o.valid(j), `${at}: the cut is not one the rules allow`).toBe(true);
   expect(res.keptTokens, at).toBe(o.kept(j));
   const opener = o.lastUserBefore(j);
@@ -254,6 +272,7 @@ describe('findCutPoint against brute-force rules', () => {
     const r = new Rng(20261127);
     let cuts = 0;
     let refusals = 0;
+    let nothingKept = 0;
     for (let t = 0; t < 1500; t++) {
       const c = randomPath(r);
       for (let q = 0; q < 4; q++) {
@@ -269,12 +288,14 @@ describe('findCutPoint against brute-force rules', () => {
           force: false,
         });
         if ('reason' in res) refusals++;
+        else if (res.firstKeptIndex === c.path.length) nothingKept++;
         else cuts++;
       }
     }
-    // The generator reaches both outcomes often.
+    // The generator reaches every outcome often.
     expect(cuts).toBeGreaterThan(1000);
     expect(refusals).toBeGreaterThan(500);
+    expect(nothingKept).toBeGreaterThan(100);
   });
 
   it('the real transcripts: every leaf path of pi, Claude Code, Codex and SWE-agent sessions, random budgets', () => {

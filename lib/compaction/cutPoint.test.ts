@@ -282,3 +282,50 @@ describe('previous compactions', () => {
     expect(p!.messagesToSummarize[0]!.entryId).toBe('u2');
   });
 });
+
+describe('keep-recent 0', () => {
+  const base = () => {
+    const b = new TreeBuilder();
+    b.user(x(100), 'u1');
+    b.assistant(x(100), 'a1');
+    b.user(x(100), 'u2');
+    return b;
+  };
+
+  it('keeps nothing of a conversation at rest: everything is summarised, the cut is past the end', () => {
+    const b = base();
+    b.assistant(x(100), 'a2');
+    b.label('a2', 'done');
+    const { path, p } = prep(b, 0);
+    expect(p).toMatchObject({ keepsNothing: true, firstKeptIndex: path.length, tokensKept: 0, isSplitTurn: false, summarizedEntryCount: 4 });
+    // The caller names the compaction itself as its first kept entry; until then the preparation names the leaf.
+    expect(p!.firstKeptEntryId).toBe(path.at(-1)!.id);
+    const preview = previewCompaction(path, pathTokensFromCounts(path.map(len)), S(0));
+    expect(preview).toMatchObject({ ok: true, keep: { entryCount: 0, messageCount: 0, tokens: 0 }, keptBecause: null });
+  });
+
+  it('keeps the prompt that has not been answered yet, and says why', () => {
+    const { path, p } = prep(base(), 0);
+    expect(p).toMatchObject({ keepsNothing: false, firstKeptEntryId: 'u2', tokensKept: 100 });
+    expect(previewCompaction(path, pathTokensFromCounts(path.map(len)), S(0))).toMatchObject({ ok: true, keptBecause: 'unanswered-prompt' });
+  });
+
+  it('keeps tool calls with their results while the model is still answering them, and says why', () => {
+    const b = base();
+    b.toolCall('read', { path: 'a.ts' }, 'c1', 'call');
+    b.toolResult('c1', 'read', x(50), 'result');
+    const { path, p } = prep(b, 0);
+    expect(p).toMatchObject({ keepsNothing: false, firstKeptEntryId: 'call' });
+    expect(previewCompaction(path, pathTokensFromCounts(path.map(len)), S(0))).toMatchObject({ ok: true, keptBecause: 'tool-turn' });
+    // A call still waiting for its result is pending too.
+    const waiting = base();
+    waiting.toolCall('read', { path: 'a.ts' }, 'c1', 'call');
+    expect(prep(waiting, 0).p).toMatchObject({ keepsNothing: false, firstKeptEntryId: 'call' });
+  });
+
+  it('a keep-recent above 0 is unchanged: the last reply is kept', () => {
+    const b = base();
+    b.assistant(x(100), 'a2');
+    expect(prep(b, 1).p).toMatchObject({ keepsNothing: false, firstKeptEntryId: 'a2' });
+  });
+});

@@ -20,7 +20,34 @@ import type { NoCompactionReason } from './types';
  *   promised and, when the newest entries are tool results, finds nothing
  *   (pi issues 7201 / 6879). Walking back always reaches the assistant message
  *   that owns a run of tool results, so that trap cannot happen here.
+ * - Keep-recent 0 keeps nothing when the conversation is at rest (its last
+ *   message the model sees is a reply that asked for no tool): the whole
+ *   region goes into the summary, as Claude Code's and Codex's compactions do,
+ *   and the compaction names itself as its first kept entry. The cut is then
+ *   `path.length`, past the last entry. When the path ends in something that
+ *   is still waiting (a prompt not answered yet, a tool call or results the
+ *   model has not answered), that part stays: the next request answers it, a
+ *   result cannot be sent without its call, and a summary would ask the model
+ *   to answer a paraphrase. The usual rule then finds the smallest tail that
+ *   holds it (`pendingAtEnd` says which, for the Compact dialog). Keeping
+ *   something unasked "to be safe" was the surprise this rule removes.
  */
+
+/** What the end of the region is still waiting for: a reply to a prompt, the model's next step after tool calls, or nothing. */
+export type PendingAtEnd = 'unanswered-prompt' | 'tool-turn' | null;
+
+/** What the last message of path[from..] that reaches the model leaves pending (see PendingAtEnd). */
+export function pendingAtEnd(path: readonly SessionEntry[], from: number, inContext: (i: number) => boolean): PendingAtEnd {
+  for (let i = path.length - 1; i >= from; i--) {
+    const e = path[i]!;
+    if (e.type !== 'message' || !inContext(i)) continue;
+    const m = e.message;
+    if (m.role === 'user') return 'unanswered-prompt';
+    if (m.role === 'toolResult') return 'tool-turn';
+    return m.content.some((p) => p.type === 'toolCall') ? 'tool-turn' : null;
+  }
+  return null;
+}
 
 /** A user or assistant message: the only entries a kept range may start at. */
 export function isValidCutPoint(e: SessionEntry | undefined): boolean {
@@ -82,6 +109,7 @@ export interface CutSearch {
 }
 
 export interface CutPoint {
+  /** Where the kept part starts; `path.length` when nothing is kept (keep-recent 0 on a conversation at rest). */
   firstKeptIndex: number;
   /** User message that opened the turn when the cut falls inside it; null for a clean cut. */
   turnStartIndex: number | null;
@@ -161,6 +189,10 @@ class TailCalls {
  * step back to a valid cut point).
  */
 export function findCutPoint(s: CutSearch): CutPoint | { reason: NoCompactionReason } {
+  const end = s.path.length;
+  if (s.keepRecentTokens <= 0 && hasMessageIn(s.path, s.boundaryStart, end) && pendingAtEnd(s.path, s.boundaryStart, s.inContext) === null) {
+    return { firstKeptIndex: end, turnStartIndex: null, keptTokens: 0, forced: false };
+  }
   let res = searchCut(s, new Set());
   // Results whose call lies before the region (source-data orphans, or calls already summarised)
   // can never be matched; ignore them and search again rather than refuse to cut.

@@ -2,7 +2,7 @@ import { carriedPositions } from '@/lib/session/pins';
 import { resolveSummaries, type EffectiveSummary } from '@/lib/session/revisions';
 import type { CompactionEntry, CompactionSettings, EntryId, SessionEntry } from '@/lib/session/types';
 import type { PathTokens } from '@/lib/tokens/pathTokens';
-import { countsInKeptContext, findCutPoint, isEmptyFailedReply, type CutPoint } from './cutPoint';
+import { countsInKeptContext, findCutPoint, isEmptyFailedReply, pendingAtEnd, type CutPoint, type PendingAtEnd } from './cutPoint';
 import { addDetails, addItems, createFileOps, toFileLists } from './fileOps';
 import { compactionLimit } from './policy';
 import { MIN_SUMMARY_TOKENS, summaryBudget } from './summaryBudget';
@@ -295,9 +295,10 @@ function buildPreparation(
 
   return {
     leafId: path[path.length - 1]!.id,
-    // A regeneration of a compaction that kept nothing cuts past the end; its caller names the entry.
+    // Keeping nothing cuts past the end; the caller names the entry (the compaction itself).
     firstKeptEntryId: (path[cut.firstKeptIndex] ?? path[path.length - 1]!).id,
     firstKeptIndex: cut.firstKeptIndex,
+    keepsNothing: cut.firstKeptIndex >= path.length,
     summarizeFromIndex: from,
     isSplitTurn,
     turnStartIndex: cut.turnStartIndex,
@@ -325,6 +326,31 @@ function buildPreparation(
 }
 
 /**
+ * Why a compaction cannot be summarised again from the path up to it
+ * (`path[0..end)`), or null when it can. 'history-missing': nothing before it could go
+ * into a summary: no message, branch summary or earlier compaction. That is a
+ * compaction whose history lives elsewhere: one imported from a file that
+ * opens with it (the tool began a new file with the summary), or the first
+ * entry of a session continued from another. 'kept-entry-gone': its first kept
+ * entry is not on that path.
+ */
+export function regenerationProblem(
+  path: readonly SessionEntry[],
+  original: Pick<CompactionEntry, 'id' | 'firstKeptEntryId'>,
+  end = path.length,
+): 'history-missing' | 'kept-entry-gone' | null {
+  let material = false;
+  let kept = original.firstKeptEntryId === original.id;
+  for (let i = 0; i < end && !(material && kept); i++) {
+    const e = path[i]!;
+    if (e.type === 'message' || e.type === 'branch_summary' || e.type === 'compaction') material = true;
+    if (e.id === original.firstKeptEntryId) kept = true;
+  }
+  if (!material) return 'history-missing';
+  return kept ? null : 'kept-entry-gone';
+}
+
+/**
  * The preparation of an existing compaction, to regenerate its summary: the
  * same cut (its firstKeptEntryId) over the path as it was when it was made
  * (`pathBefore`: the entries before the compaction entry). The previous
@@ -339,7 +365,8 @@ export function prepareRegeneration(
   original: Pick<CompactionEntry, 'id' | 'firstKeptEntryId' | 'tokensBefore'> & { details: { isSplitTurn?: boolean } },
 ): CompactionPreparation | null {
   if (tokens.counts.length !== pathBefore.length) throw new Error(`PathTokens has ${tokens.counts.length} counts for a path of ${pathBefore.length} entries`);
-  // A compaction may keep nothing: pi writes its own index as firstKeptEntryIndex then (the second one in the pi fixture).
+  // A compaction may keep nothing: pi writes its own index as firstKeptEntryIndex then (the second one in the pi
+  // fixture), Claude Code and Codex always do (their summary replaces the whole history), and so does Keep recent 0.
   const keepsNothing = original.firstKeptEntryId === original.id;
   const firstKeptIndex = keepsNothing ? pathBefore.length : pathBefore.findIndex((e) => e.id === original.firstKeptEntryId);
   if (firstKeptIndex < 0 || pathBefore.length === 0) return null;
@@ -385,6 +412,11 @@ export type CompactionPreview =
       /** The split turn's prefix (its own summary), or null for a clean cut. */
       turnPrefix: RangeFigures | null;
       keep: RangeFigures;
+      /**
+       * Keep-recent is 0 and yet something is kept: what the end of the
+       * conversation is waiting for, which has to stay (see cutPoint.ts); null otherwise.
+       */
+      keptBecause: PendingAtEnd;
       /** Pinned messages (with their calls' results) before the cut: carried verbatim after the summary. */
       pinned: { count: number; tokens: number };
       estimatedTokensAfter: number;
@@ -433,6 +465,7 @@ export function previewCompaction(
     summarize: figures(path, tokens, prep.summarizeFromIndex, historyEnd, summaries, prep.messagesToSummarize),
     turnPrefix: prep.isSplitTurn ? figures(path, tokens, historyEnd, prep.firstKeptIndex, summaries, prep.turnPrefixMessages) : null,
     keep: figures(path, tokens, prep.firstKeptIndex, path.length, summaries, null),
+    keptBecause: prep.keepRecentTokens <= 0 && !prep.keepsNothing ? pendingAtEnd(path, prep.summarizeFromIndex, (i) => countsInKeptContext(path[i]!, summaries)) : null,
     pinned: { count: prep.pinnedEntryIds.length, tokens: prep.tokensPinned },
     estimatedTokensAfter: prep.estimatedTokensAfter,
     readFiles: prep.fileOps.readFiles.length,

@@ -52,10 +52,17 @@ export interface SummaryBudget {
 export interface CompactionPreparation {
   /** Leaf the preparation was computed at; the caller must not append if the leaf has moved since. */
   leafId: EntryId;
-  /** First entry the model keeps seeing verbatim (always a user or assistant message). */
+  /**
+   * First entry the model keeps seeing verbatim (always a user or assistant
+   * message). When `keepsNothing`, the compaction itself is that entry, and its
+   * caller names it (a regeneration: the compaction's id; a new compaction: the
+   * id it is appended with); until then this is the path's last entry.
+   */
   firstKeptEntryId: EntryId;
-  /** Index of `firstKeptEntryId` in the path. */
+  /** Index of `firstKeptEntryId` in the path; `path.length` when nothing is kept. */
   firstKeptIndex: number;
+  /** Everything up to the leaf is summarised and nothing is kept verbatim (keep-recent 0 on a conversation at rest). */
+  keepsNothing: boolean;
   /**
    * Index where the summarised region starts: the previous compaction's
    * firstKept index (its kept messages are summarised now, pi PR 1585), or 0.
@@ -153,6 +160,8 @@ export interface CompactionResult {
   /** Final text to store: summary plus file footer. */
   summary: string;
   firstKeptEntryId: EntryId;
+  /** Nothing is kept verbatim: the entry appended must name itself as its first kept entry (see compactionEntryFrom). */
+  keepsNothing?: true;
   tokensBefore: number;
   estimatedTokensAfter: number;
   details: SummaryDetails;

@@ -95,7 +95,7 @@ export function compactSession(s: SessionHandle, req: CompactRequest): Promise<E
       // Counted on the path it was prepared on: "after" is what the meter shows once the entry is appended.
       const { summaryTokens, after } = await s.sync.pinned(target.path, target.opts, async () => ({
         summaryTokens: await ports.tokens.summaryTokens(s.sessionId, result.summary),
-        after: await ports.tokens.contextAfterCompaction(s.sessionId, result.summary, result.firstKeptEntryId),
+        after: await ports.tokens.contextAfterCompaction(s.sessionId, result.summary, result.keepsNothing ? null : result.firstKeptEntryId),
       }));
       // Everything but the kept tail (the summary, the system prompt) counts as the summary's side here.
       const verdict = compactionVerdict({ tokensBefore: result.tokensBefore, tokensKept, summaryTokens: after - tokensKept, window });

@@ -1,5 +1,7 @@
 import { summarizeBranch } from '@/lib/branch/summarize';
 import { compact } from '@/lib/compaction/compact';
+import { regenerationProblem } from '@/lib/compaction/prepare';
+import { HISTORY_MISSING } from '@/lib/compaction/reasons';
 import { errorMessage } from '@/lib/errors';
 import type { SummaryEntry } from '@/lib/session/revisions';
 import type { EntryId, NewEntry, SummaryDetails, SummaryRevisionEntry } from '@/lib/session/types';
@@ -63,6 +65,8 @@ export async function regenerateSummary(s: SessionHandle, target: SummaryEntry, 
       let details: SummaryDetails;
       const env = s.env();
       if (target.type === 'compaction') {
+        // Said plainly before anything runs: a summary whose history is not here has nothing to be made from.
+        if (regenerationProblem(s.live.getSnapshot().tree.pathTo(target.parentId), target) === 'history-missing') throw new Error(HISTORY_MISSING);
         await syncTokens(s);
         const prepared = await ports.tokens.prepareRegeneration(s.sessionId, target.id, env.settings, summaryPlanOptions(env, instructions));
         if (!prepared) throw new Error('This compaction is not on the current path any more.');

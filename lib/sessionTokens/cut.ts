@@ -5,8 +5,9 @@ import type { CompactionSettings, EntryId } from '@/lib/session/types';
 import type { PathTokenIndex } from '@/lib/tokens/pathIndex';
 
 export interface CutResult {
-  /** Path index of the first kept entry; -1 when there is no cut (see reason). */
+  /** Path index of the first kept entry; the path's length when nothing is kept (keep-recent 0); -1 when there is no cut (see reason). */
   index: number;
+  /** Null when there is no cut or nothing is kept. */
   entryId: EntryId | null;
   /** The user message that opened the turn the cut splits (that start gets a summary of its own); null for a clean cut. */
   turnStartIndex: number | null;
@@ -47,5 +48,5 @@ export function compactionCut(index: PathTokenIndex, settings: CompactionSetting
     force: opts.force ?? false,
   });
   if ('reason' in res) return { index: -1, entryId: null, turnStartIndex: null, keptTokens: 0, startIndex, reason: res.reason };
-  return { index: res.firstKeptIndex, entryId: path[res.firstKeptIndex]!.id, turnStartIndex: res.turnStartIndex, keptTokens: res.keptTokens, startIndex, reason: null };
+  return { index: res.firstKeptIndex, entryId: path[res.firstKeptIndex]?.id ?? null, turnStartIndex: res.turnStartIndex, keptTokens: res.keptTokens, startIndex, reason: null };
 }

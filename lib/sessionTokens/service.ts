@@ -432,11 +432,13 @@ export function createTokensService() {
 
     /**
      * The context figure right after a compaction with this summary, keeping
-     * from `firstKeptEntryId`, is appended at the leaf: what the meter will
-     * show then, and so what the compaction's card records as its "after".
+     * from `firstKeptEntryId` (null: keeping nothing), is appended at the leaf:
+     * what the meter will show then, and so what the compaction's card records
+     * as its "after".
      */
-    contextAfterCompaction(sessionKey: string, summary: string, firstKeptEntryId: EntryId): number {
+    contextAfterCompaction(sessionKey: string, summary: string, firstKeptEntryId: EntryId | null): number {
       const s = state(sessionKey);
+      if (firstKeptEntryId === null) return s.index.countedAfterCompaction(s.index.entries().length, summary);
       const at = s.index.indexOf(firstKeptEntryId);
       if (at < 0) throw new Error(`Token worker: ${firstKeptEntryId} is not on the path of ${sessionKey}`);
       return s.index.countedAfterCompaction(at, summary);

@@ -3,6 +3,7 @@ import { importText } from '@/lib/formats';
 import { buildSessionContext } from '@/lib/session/context';
 import { SessionTree } from '@/lib/session/tree';
 import { TreeBuilder } from '@/lib/testing/builder';
+import { claudeCodeWithCompaction } from '@/lib/testing/claudeCodeCompaction';
 import { readFixture } from '@/lib/testing/fixtures';
 import { buildTimeline, type TimelineItem } from './build';
 
@@ -73,5 +74,31 @@ describe('buildTimeline', () => {
     expect(card!.effective.undone).toBe(true);
     expect(card!.inEffect).toBe(false);
     expect(card!.summarized.entries).toHaveLength(2);
+  });
+
+  it('an imported Claude Code compaction: summarised is the whole conversation before it, kept is nothing, and it can be regenerated', () => {
+    const built = claudeCodeWithCompaction('claudeLog');
+    const [snap] = importText(built.text, { fileName: 'compacted.jsonl' }).sessions;
+    const tree = new SessionTree(snap!.entries);
+    const ctx = buildSessionContext(tree, snap!.meta.leafId);
+    const [card] = cards(buildTimeline(tree, ctx));
+    const before = ctx.path.slice(0, ctx.path.findIndex((e) => e.id === built.boundaryUuid));
+    const conversation = before.filter((e) => e.type === 'message');
+    expect(conversation.length).toBeGreaterThan(20);
+    expect(card!.summarized.entries.map((e) => e.id)).toEqual(conversation.map((e) => e.id));
+    expect(card!.kept!.entries).toHaveLength(0);
+    expect(card!.inEffect).toBe(true);
+    expect(card!.historyMissing).toBe(false);
+    // Every turn before it is out of the model's context; the turn after it is in.
+    const turns = buildTimeline(tree, ctx).flatMap((i) => (i.kind === 'turns' ? i.turns : []));
+    expect(turns.filter((t) => t.inContext).map((t) => t.prompt?.id)).toEqual([built.promptUuid]);
+  });
+
+  it('a compaction whose history is not in the session (the file opens with it) says so', () => {
+    const [snap] = importText(claudeCodeWithCompaction('claudeLog', { atStart: true }).text, { fileName: 'compacted.jsonl' }).sessions;
+    const tree = new SessionTree(snap!.entries);
+    const [card] = cards(buildTimeline(tree, buildSessionContext(tree, snap!.meta.leafId)));
+    expect(card!.summarized.entries).toHaveLength(0);
+    expect(card!.historyMissing).toBe(true);
   });
 });

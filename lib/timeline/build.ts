@@ -1,4 +1,5 @@
 import { collectBranchEntries } from '@/lib/branch/collect';
+import { regenerationProblem } from '@/lib/compaction/prepare';
 import type { SessionContext } from '@/lib/session/context';
 import type { EffectiveSummary, SummaryEntry } from '@/lib/session/revisions';
 import { isSummaryEntry, resolveSummaries } from '@/lib/session/revisions';
@@ -43,6 +44,11 @@ export type TimelineItem =
       kept: EntryRange | null;
       /** The compaction currently in effect at the leaf. */
       inEffect: boolean;
+      /**
+       * A compaction whose history is not in this session (an imported one that
+       * opens its file, a continued session's first entry): nothing to regenerate it from.
+       */
+      historyMissing: boolean;
     }
   | { kind: 'model'; key: string; entry: ModelChangeEntry }
   /** Old tool output masked in the model's context; `undone` after an undo on the path. */
@@ -63,7 +69,7 @@ function range(entries: SessionEntry[]): EntryRange {
  * the next compaction) up to its own first kept entry. Newer entries record
  * their first summarised entry; imported ones are derived from the path.
  */
-function compactionRanges(path: readonly SessionEntry[], index: number): { summarized: EntryRange; kept: EntryRange } {
+function compactionRanges(path: readonly SessionEntry[], index: number): { summarized: EntryRange; kept: EntryRange; historyMissing: boolean } {
   const c = path[index]!;
   if (c.type !== 'compaction') throw new Error('not a compaction');
   const keptAt = c.firstKeptEntryId === c.id ? index : path.findIndex((e) => e.id === c.firstKeptEntryId);
@@ -80,7 +86,11 @@ function compactionRanges(path: readonly SessionEntry[], index: number): { summa
       break;
     }
   }
-  return { summarized: range(path.slice(from, keptStart)), kept: range(path.slice(keptStart, index)) };
+  return {
+    summarized: range(path.slice(from, keptStart)),
+    kept: range(path.slice(keptStart, index)),
+    historyMissing: regenerationProblem(path, c, index) === 'history-missing',
+  };
 }
 
 function branchRange(tree: SessionTree, b: SessionEntry): EntryRange {
@@ -127,10 +137,10 @@ export function buildTimeline(tree: SessionTree, context: SessionContext, opts: 
       flushTurns();
       const effective = summaries.get(e.id)!;
       if (e.type === 'compaction') {
-        const { summarized, kept } = compactionRanges(path, i);
-        items.push({ kind: 'summary', key: e.id, entry: e, effective, onPath: true, summarized, kept, inEffect: compaction?.id === e.id });
+        const { summarized, kept, historyMissing } = compactionRanges(path, i);
+        items.push({ kind: 'summary', key: e.id, entry: e, effective, onPath: true, summarized, kept, inEffect: compaction?.id === e.id, historyMissing });
       } else {
-        items.push({ kind: 'summary', key: e.id, entry: e, effective, onPath: true, summarized: branchRange(tree, e), kept: null, inEffect: !effective.undone });
+        items.push({ kind: 'summary', key: e.id, entry: e, effective, onPath: true, summarized: branchRange(tree, e), kept: null, inEffect: !effective.undone, historyMissing: false });
       }
       return;
     }
@@ -152,8 +162,8 @@ export function buildTimeline(tree: SessionTree, context: SessionContext, opts: 
       // Off the path, a summary is shown as it stands on its own branch (revisions there apply).
       const own = tree.pathTo(e.id);
       const effective = resolveSummaries([...own, ...tree.pathTo(tree.newestLeafUnder(e.id)).slice(own.length)]).get(e.id)!;
-      const ranges = e.type === 'compaction' ? compactionRanges(own, own.length - 1) : { summarized: branchRange(tree, e), kept: null };
-      items.push({ kind: 'summary', key: e.id, entry: e, effective, onPath: false, summarized: ranges.summarized, kept: ranges.kept, inEffect: false });
+      const ranges = e.type === 'compaction' ? compactionRanges(own, own.length - 1) : { summarized: branchRange(tree, e), kept: null, historyMissing: false };
+      items.push({ kind: 'summary', key: e.id, entry: e, effective, onPath: false, summarized: ranges.summarized, kept: ranges.kept, inEffect: false, historyMissing: ranges.historyMissing });
     }
   }
   return items;

@@ -158,14 +158,14 @@ describe('Claude Code content blocks', () => {
       ]),
     ).sessions[0]!;
     expectWellFormed(s);
-    expect(entry(s.entries, 'b1')).toMatchObject({ type: 'compaction', parentId: lastMain.uuid, summary: 'Conversation compacted', tokensBefore: 150000, firstKeptEntryId: 'after' });
+    expect(entry(s.entries, 'b1')).toMatchObject({ type: 'compaction', parentId: lastMain.uuid, summary: 'Conversation compacted', tokensBefore: 150000, firstKeptEntryId: 'b1' });
     expect(entry(s.entries, 'b2')).toMatchObject({ type: 'compaction', parentId: 'after', summary: 'Conversation compacted', tokensBefore: 0, firstKeptEntryId: 'b2' });
     expect(s.meta.leafId).toBe('b2');
   });
 
   it('a compact summary without a boundary line (an older file) is a compaction itself', () => {
     const s = readClaudeCode(continued([user('cs', [{ type: 'text', text: 'Summary of before.' }], { isCompactSummary: true }), user('q', 'go on')])).sessions[0]!;
-    expect(entry(s.entries, 'cs')).toMatchObject({ type: 'compaction', summary: 'Summary of before.', tokensBefore: 0, firstKeptEntryId: 'q' });
+    expect(entry(s.entries, 'cs')).toMatchObject({ type: 'compaction', parentId: lastMain.uuid, summary: 'Summary of before.', tokensBefore: 0, firstKeptEntryId: 'cs' });
   });
 
   it('a summary line names the session: the one whose leaf is in the file, else the first', () => {

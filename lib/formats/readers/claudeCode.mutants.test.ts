@@ -148,16 +148,16 @@ describe('Claude Code reader: compactions and summaries', () => {
       ]),
     ).sessions[0]!;
     expectWellFormed(s);
-    expect(entry(s.entries, 'b1')).toMatchObject({ type: 'compaction', summary: 'Conversation compacted', firstKeptEntryId: 'u1' });
+    expect(entry(s.entries, 'b1')).toMatchObject({ type: 'compaction', summary: 'Conversation compacted', firstKeptEntryId: 'b1' });
     expect(entry(s.entries, 'b2')).toMatchObject({ type: 'compaction', summary: '' });
     expect(entry(s.entries, 'b3')).toMatchObject({ type: 'compaction', summary: 'Compacted (third)' });
     expect(entry(s.entries, 'a3')).toMatchObject({ type: 'message', message: { role: 'assistant' } });
   });
 
-  it('a compaction keeps from its first child when two follow it', () => {
+  it('a compaction keeps nothing before it, whatever follows it', () => {
     const s = readClaudeCode(continued([boundary('b1', { content: 'Compacted' }), user('k1', 'First after.'), user('k2', 'Second after.', { parentUuid: 'b1' })])).sessions[0]!;
     expect(entry(s.entries, 'k2').parentId).toBe('b1');
-    expect(entry(s.entries, 'b1')).toMatchObject({ type: 'compaction', firstKeptEntryId: 'k1' });
+    expect(entry(s.entries, 'b1')).toMatchObject({ type: 'compaction', parentId: lastMain.uuid, firstKeptEntryId: 'b1' });
   });
 
   it('a summary line without a summary does not name the session', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildSessionContext } from '@/lib/session/context';
 import { SessionTree } from '@/lib/session/tree';
+import { claudeCodeWithCompaction } from '@/lib/testing/claudeCodeCompaction';
 import { readFixture, type FixtureName } from '@/lib/testing/fixtures';
 import type { CompactionEntry, ImagePart, SessionEntry } from '@/lib/session/types';
 import { allParts, expectNoBase64InText, expectToolResultsPaired, expectWellFormed, rawRecords, type Raw } from '@/lib/testing/formatChecks';
@@ -219,7 +220,8 @@ describe('Claude Code compaction and mixed lines (constructed transcript)', () =
     expectWellFormed(s);
     const compactions = s.entries.filter((e): e is CompactionEntry => e.type === 'compaction');
     expect(compactions).toHaveLength(1);
-    expect(compactions[0]).toMatchObject({ id: 'c1', parentId: 'a3', summary: 'condensed context', tokensBefore: 2048, firstKeptEntryId: 'u2' });
+    // Claude Code keeps nothing of the history verbatim: the compaction names itself as its first kept entry.
+    expect(compactions[0]).toMatchObject({ id: 'c1', parentId: 'a3', summary: 'condensed context', tokensBefore: 2048, firstKeptEntryId: 'c1' });
     expect(byId.get('u2')!.parentId).toBe('c1');
     expect(byId.has('cs1')).toBe(false);
     const ctx = buildSessionContext(s.entries, s.meta.leafId);
@@ -245,5 +247,42 @@ describe('Claude Code compaction and mixed lines (constructed transcript)', () =
     expect(a2.type === 'message' && a2.message.role === 'assistant' && a2.message.usage).toMatchObject({ input: 5, output: 9 });
     expect(r.warnings.join(' ')).toMatch(/file-history-snapshot/);
     expect(s.meta.leafId).toBe('u2');
+  });
+});
+
+describe('Claude Code compaction on a real transcript (a boundary and its summary appended as Claude Code writes them)', () => {
+  const read = (opts?: Parameters<typeof claudeCodeWithCompaction>[1]) => {
+    const built = claudeCodeWithCompaction('claudeLog', opts);
+    const r = readClaudeCode(built.text, { fileName: 'compacted.jsonl' });
+    const s = r.sessions[0]!;
+    const compaction = s.entries.find((e): e is CompactionEntry => e.type === 'compaction')!;
+    return { built, r, s, compaction, tree: new SessionTree(s.entries) };
+  };
+
+  it('keeps nothing of the history verbatim, hangs after it, and the context is the summary then what came after', () => {
+    const { built, r, s, compaction, tree } = read();
+    expectWellFormed(s);
+    expect(compaction).toMatchObject({ id: built.boundaryUuid, parentId: built.lastBeforeUuid, summary: built.summary, firstKeptEntryId: built.boundaryUuid, tokensBefore: built.preTokens });
+    expect(r.warnings.join(' ')).not.toMatch(/compaction/);
+    const ctx = buildSessionContext(tree, s.meta.leafId);
+    expect(ctx.items.map((i) => i.entryId)).toEqual([built.boundaryUuid, built.promptUuid, built.replyUuid]);
+    // The whole real transcript is the history it replaced: on the path before it.
+    const plain = load('claudeLog').session;
+    expect(tree.pathTo(compaction.parentId).map((e) => e.id)).toEqual(new SessionTree(plain.entries).pathTo(plain.meta.leafId).map((e) => e.id));
+  });
+
+  it('whose named last entry is not in the file follows the last main-chain entry before it, with a warning', () => {
+    const { built, r, compaction } = read({ logicalParentUuid: '00000000-dead-4000-8000-000000000000' });
+    expect(compaction.parentId).toBe(built.lastBeforeUuid);
+    expect(r.warnings).toContain('Line 69: the compaction names a last entry that is not in the file; it follows the entry before it in the file instead.');
+  });
+
+  it('opening the file, is a root whose history is not in the file, and the import says so', () => {
+    const { r, s, compaction } = read({ atStart: true });
+    expectWellFormed(s);
+    expect(compaction.parentId).toBeNull();
+    expect(r.warnings).toContain("Line 1: the history this compaction's summary replaced is not in the file, so that summary cannot be regenerated.");
+    expect(r.warnings.join(' ')).not.toMatch(/not in the file; shown as separate roots/);
+    expect(buildSessionContext(s.entries, s.meta.leafId).items[0]).toMatchObject({ kind: 'compactionSummary', entryId: compaction.id });
   });
 });

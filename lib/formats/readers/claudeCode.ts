@@ -34,8 +34,15 @@ import { readJsonlText, type JsonlSink, type ReadContext } from './jsonl';
  *   them (as their own roots in the files seen so far); the leaf is always the
  *   last non-sidechain line, so the main conversation is the active path.
  * - `compact_boundary` + the `isCompactSummary` user line after it become one
- *   compaction entry; nothing before it is kept, so firstKeptEntryId is the
- *   entry after it.
+ *   compaction entry. Claude Code replaces the whole history with the summary
+ *   and keeps nothing of it verbatim, so the compaction keeps nothing before
+ *   it: its firstKeptEntryId is its own id (the app's "keeps nothing"), and
+ *   what it summarised is the path before it. That is why it hangs after the
+ *   boundary's `logicalParentUuid` (the line writes `parentUuid: null`); when
+ *   that line is not in the file, after the last main-chain entry before the
+ *   boundary, and only when there is none (the file opens with the summary,
+ *   its history lives in another file) is it a root, with a warning: such a
+ *   summary cannot be regenerated, and the app says so.
  * - `summary` lines name a conversation (their leafUuid usually points into an
  *   earlier session file): used for the title only.
  * - What Claude Code writes for the user's eyes rather than as a prompt
@@ -158,7 +165,6 @@ class ClaudeSink implements JsonlSink {
   private readonly unnamedResults: ToolResultMessage[] = [];
   private readonly replies = new Map<string, AssistantMessage[]>();
   private readonly sidechain = new Set<string>();
-  private readonly compactions: CompactionEntry[] = [];
   private readonly skipped = new Map<string, number>();
   private pendingBoundary: { rec: Json; base: Base } | null = null;
   /** Command invocation lines (their uuids), and expanded command prompts kept as user messages. */
@@ -224,7 +230,7 @@ class ClaudeSink implements JsonlSink {
     }
     if (type === 'system') {
       if (rec.subtype === 'compact_boundary') {
-        this.pendingBoundary = { rec, base };
+        this.pendingBoundary = { rec, base: { ...base, parentId: this.boundaryParent(rec, lineNo) } };
         return;
       }
       const content = stripAnsi(str(rec.content) ?? '');
@@ -238,7 +244,7 @@ class ClaudeSink implements JsonlSink {
       if (!message) throw new ImportError(`Line ${lineNo}: user line without a message object`, { format: 'claude-code', line: lineNo });
       if (bool(rec.isCompactSummary)) {
         // A summary without its boundary line (older versions start a new file with it).
-        this.addCompaction(base, rec, messageContentText(message.content), rec);
+        this.addCompaction({ ...base, parentId: this.boundaryParent(rec, lineNo) }, rec, messageContentText(message.content), rec);
         return;
       }
       if (this.addNote(base, message, rec)) return;
@@ -257,6 +263,22 @@ class ClaudeSink implements JsonlSink {
     this.add({ ...base, type: 'custom', customType: `claude-code:${kind}`, data, display: kind }, rec);
   }
 
+  /**
+   * Where a compaction hangs: after the history it replaced, so that a
+   * regeneration can summarise it again and the timeline can show it.
+   */
+  private boundaryParent(rec: Json, lineNo: number): string | null {
+    const named = str(rec.parentUuid) ?? str(rec.logicalParentUuid);
+    if (named !== undefined && this.asm.has(this.asm.resolve(named))) return named;
+    // A sub-agent's compaction never borrows the main conversation's history.
+    if (this.lastMainId !== null && !bool(rec.isSidechain)) {
+      if (named !== undefined) this.ctx.warnings.push(`Line ${lineNo}: the compaction names a last entry that is not in the file; it follows the entry before it in the file instead.`);
+      return this.lastMainId;
+    }
+    this.ctx.warnings.push(`Line ${lineNo}: the history this compaction's summary replaced is not in the file, so that summary cannot be regenerated.`);
+    return null;
+  }
+
   private addCompaction(base: Base, boundary: Json, summary: string, summaryRec: Json): void {
     const meta = obj(boundary.compactMetadata);
     const entry: CompactionEntry = {
@@ -267,7 +289,6 @@ class ClaudeSink implements JsonlSink {
       tokensBefore: num(meta?.preTokens) ?? 0,
       details: { readFiles: [], modifiedFiles: [], summarizer: { kind: 'imported', source: 'claude-code' } },
     };
-    this.compactions.push(entry);
     this.add(entry, summaryRec);
   }
 
@@ -372,9 +393,6 @@ class ClaudeSink implements JsonlSink {
     }
     const entries = this.asm.finish();
     if (entries.length === 0) throw new ImportError('The transcript holds no messages.', { format: 'claude-code' });
-    const firstChild = new Map<string, string>();
-    for (const e of entries) if (e.parentId !== null && !firstChild.has(e.parentId)) firstChild.set(e.parentId, e.id);
-    for (const c of this.compactions) c.firstKeptEntryId = firstChild.get(c.id) ?? c.id;
 
     const leafId = this.lastMainId ? this.asm.resolve(this.lastMainId) : entries[entries.length - 1]!.id;
     const present = new Set(entries.map((e) => e.id));

@@ -99,7 +99,7 @@ describe('Codex reader: replies', () => {
     const s = read([{ timestamp: ts, type: 'turn_context', payload: { cwd: '/w' } }, prompt('more'), { timestamp: ts, type: 'compacted', payload: { replacement_history: [] } }, prompt('after')]);
     expect(s.meta.model).toBe(before.meta.model);
     expect(s.entries.filter((e) => e.type === 'model_change')).toHaveLength(before.entries.filter((e) => e.type === 'model_change').length);
-    expect(entry(s.entries, id(3))).toMatchObject({ type: 'compaction', summary: '', firstKeptEntryId: id(4) });
+    expect(entry(s.entries, id(3))).toMatchObject({ type: 'compaction', summary: '', firstKeptEntryId: id(3) });
   });
 });
 

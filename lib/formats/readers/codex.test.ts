@@ -5,7 +5,7 @@ import type { AssistantMessage, SessionEntry, ToolResultMessage } from '@/lib/se
 import { readFixture } from '@/lib/testing/fixtures';
 import { countBy, expectToolResultsPaired, expectWellFormed, rawRecords, type Raw } from '@/lib/testing/formatChecks';
 import { ImportError } from '../types';
-import { readCodex } from './codex';
+import { ENCRYPTED_CODEX_SUMMARY, readCodex } from './codex';
 
 const text = readFixture('codexRollout');
 const raw = rawRecords(text);
@@ -122,17 +122,43 @@ describe('Codex CLI rollout fixture', () => {
     expect(buildSessionContext(changed.entries, changed.meta.leafId).model).toBe('openai:gpt-5.5-mini');
   });
 
-  it('a compacted line becomes a compaction whose summary starts the context', () => {
+  // Codex writes the new history in replacement_history: the context it injects again, recent prompts copied, the summary.
+  const prompts = payloads.filter((p) => p.type === 'message' && p.role === 'user').map((p) => ((p.content as Raw[])[0]!.text as string));
+  const typed = prompts.find((t) => !t.trimStart().startsWith('<') && !t.trimStart().startsWith('#'))!;
+  const injected = prompts.find((t) => t.startsWith('# AGENTS.md instructions'))!;
+  const userItem = (text: string) => ({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+  const compactedRead = (payload: Raw) => {
     const ts = raw.at(-1)!.rec.timestamp;
-    const compacted = { timestamp: ts, type: 'compacted', payload: { message: 'Summary: the threshold now defaults to 90%.', replacement_history: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'show tools' }] }] } };
-    const next = { timestamp: ts, type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'and now?' }] } };
-    const c = readCodex(edited((rec) => rec, [compacted, next])).sessions[0]!;
-    const compaction = c.entries.find((e) => e.type === 'compaction')!;
+    const next = { timestamp: ts, type: 'response_item', payload: userItem('and now?') };
+    return readCodex(edited((rec) => rec, [{ timestamp: ts, type: 'compacted', payload }, next])).sessions[0]!;
+  };
+
+  it('a compacted line becomes a compaction that keeps nothing before it: its summary, then the prompts Codex carried over, start the context', () => {
+    expect(typed).toBeDefined();
+    expect(injected).toBeDefined();
+    const message = 'Summary: the threshold now defaults to 90%.';
+    const c = compactedRead({ message, replacement_history: [userItem(injected), userItem(typed), userItem(message)] });
+    expectWellFormed(c);
+    const at = c.entries.findIndex((e) => e.type === 'compaction');
+    const compaction = c.entries[at]!;
     const lastCount = (ofType('token_count').at(-1)!.info as Raw).last_token_usage as Record<string, number>;
-    expect(compaction).toMatchObject({ summary: compacted.payload.message, tokensBefore: lastCount.input_tokens! + lastCount.output_tokens!, details: { summarizer: { kind: 'imported', source: 'codex' } } });
+    const summary = `${message}\n\n## User messages Codex kept with the summary\n\n${typed}`;
+    expect(compaction).toMatchObject({
+      parentId: c.entries[at - 1]!.id,
+      summary,
+      firstKeptEntryId: compaction.id,
+      tokensBefore: lastCount.input_tokens! + lastCount.output_tokens!,
+      details: { summarizer: { kind: 'imported', source: 'codex' } },
+    });
     const ctx = buildSessionContext(c.entries, c.meta.leafId);
-    expect(ctx.items[0]).toMatchObject({ kind: 'compactionSummary', summary: compacted.payload.message });
+    expect(ctx.items[0]).toMatchObject({ kind: 'compactionSummary', summary });
     expect(ctx.items.slice(1)).toMatchObject([{ kind: 'message', message: { role: 'user', content: [{ text: 'and now?' }] } }]);
+  });
+
+  it('a server-side compaction (no message, an encrypted summary) says that its summary cannot be read', () => {
+    const c = compactedRead({ message: '', replacement_history: [userItem(typed), { type: 'compaction', encrypted_content: 'gAAAAABo…' }] });
+    expect(c.entries.find((e) => e.type === 'compaction')).toMatchObject({ summary: `${ENCRYPTED_CODEX_SUMMARY}\n\n## User messages Codex kept with the summary\n\n${typed}` });
+    expect(compactedRead({ replacement_history: [{ type: 'compaction_summary', encrypted_content: 'x' }] }).entries.find((e) => e.type === 'compaction')).toMatchObject({ summary: ENCRYPTED_CODEX_SUMMARY });
   });
 
   it('turn_aborted marks the last reply of the turn interrupted', () => {

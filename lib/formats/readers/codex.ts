@@ -29,8 +29,17 @@ import { readJsonlText, type JsonlSink, type ReadContext } from './jsonl';
  *   events for the same response are ignored.
  * - turn_context → the model; a later change of model → a model_change entry.
  * - turn_aborted → the last reply of the turn is marked interrupted.
- * - compacted (message, replacement_history) → a compaction entry; nothing
- *   before it is kept (Codex replaced its history with the summary).
+ * - compacted (message, replacement_history) → a compaction entry that keeps
+ *   nothing before it (firstKeptEntryId is its own id): Codex replaces the
+ *   whole history with `replacement_history`, which holds no entry of the
+ *   rollout itself, only copies: the context it injects again (notes here,
+ *   never sent), recent user prompts, and the summary (as a user message
+ *   starting with `message`; with server-side compaction `message` is empty
+ *   and the summary an encrypted `compaction` item). What the model kept
+ *   reading is the summary: the copied prompts follow it in a section of
+ *   their own, since they reached the model too, and an encrypted summary
+ *   says that it cannot be read. The history it replaced is the path before
+ *   it, which is what a regeneration summarises.
  * - Developer messages and the context Codex injects as user messages
  *   (AGENTS.md, <environment_context>, …) describe Codex's sandbox and tools,
  *   which this app does not have: they become notes (`custom`), shown, never sent.
@@ -108,6 +117,33 @@ function userParts(content: unknown): UserContent[] {
   return out;
 }
 
+/** Said instead of a summary Codex's server wrote encrypted (remote compaction), which nobody but that server can read. */
+export const ENCRYPTED_CODEX_SUMMARY = 'Codex compacted the conversation on its server: the summary it kept is encrypted, and this app cannot read it.';
+
+/**
+ * The text a Codex compaction stands for in context: its summary, then the
+ * user prompts `replacement_history` carried over verbatim (Codex re-sends the
+ * most recent ones with the summary). The context Codex injects is left out,
+ * as everywhere in this reader, and so is the copy of the summary itself.
+ */
+function codexCompactionSummary(p: Json): string {
+  const message = str(p.message) ?? '';
+  let encrypted = false;
+  const prompts: string[] = [];
+  for (const raw of arr(p.replacement_history) ?? []) {
+    const item = obj(raw);
+    if (item?.type === 'compaction' || item?.type === 'compaction_summary') encrypted = true;
+    if (item?.type !== 'message' || item.role !== 'user') continue;
+    const text = contentTexts(item.content).join('\n\n');
+    if (text.trim() === '' || isInjectedContext(text) || (message !== '' && text.trim() === message.trim())) continue;
+    prompts.push(text);
+  }
+  const summary = message || (encrypted ? ENCRYPTED_CODEX_SUMMARY : '');
+  if (prompts.length === 0) return summary;
+  const kept = `## User messages Codex kept with the summary\n\n${prompts.join('\n\n---\n\n')}`;
+  return summary ? `${summary}\n\n${kept}` : kept;
+}
+
 interface Pending {
   entry: SessionEntry & { type: 'message' };
   message: AssistantMessage;
@@ -126,7 +162,6 @@ class CodexSink implements JsonlSink {
   private readonly callNames = new Map<string, string>();
   private readonly results = new Map<string, ToolResultMessage>();
   private readonly failedCalls = new Set<string>();
-  private readonly compactions: CompactionEntry[] = [];
   private contextTokens = 0;
   private provider = 'openai';
   private model: string | undefined;
@@ -345,15 +380,15 @@ class CodexSink implements JsonlSink {
 
   private compacted(p: Json, lineNo: number): void {
     this.flush();
+    const base = this.base(lineNo);
     const entry: CompactionEntry = {
-      ...this.base(lineNo),
+      ...base,
       type: 'compaction',
-      summary: str(p.message) ?? '',
-      firstKeptEntryId: `codex-${lineNo}`,
+      summary: codexCompactionSummary(p),
+      firstKeptEntryId: base.id,
       tokensBefore: this.contextTokens,
       details: { readFiles: [], modifiedFiles: [], summarizer: { kind: 'imported', source: 'codex' } },
     };
-    this.compactions.push(entry);
     this.add(entry);
     this.lastReply = null;
   }
@@ -362,9 +397,6 @@ class CodexSink implements JsonlSink {
     this.flush();
     const entries = this.asm.finish();
     if (entries.length === 0) throw new ImportError('The rollout holds no messages.', { format: 'codex' });
-    const firstChild = new Map<string, string>();
-    for (const e of entries) if (e.parentId !== null && !firstChild.has(e.parentId)) firstChild.set(e.parentId, e.id);
-    for (const c of this.compactions) c.firstKeptEntryId = firstChild.get(c.id) ?? c.id;
     const span = timeSpan(entries, this.asm.fallbackTime);
     const createdAt = Math.min(this.startedAt ?? span.createdAt, span.createdAt);
     const meta = compact({
