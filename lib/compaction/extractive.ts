@@ -149,7 +149,7 @@ function currentWork(input: ExtractiveInput, f: Facts): Section {
   const reply = lastSubstantive(all);
   const branch = input.kind === 'branch';
   return {
-    share: 0.2,
+    share: 0.24,
     render(budget) {
       const heading = branch ? '## Where this branch stood' : '## Current work (where the summarised part ends)';
       if (latest === null && !reply && !f.lastSteps.length) return '';
@@ -205,7 +205,7 @@ interface ProseSection extends Section {
 
 function workedOut(sentences: readonly Sentence[], counts: ReadonlyMap<string, number>, covered: ReadonlySet<string>, kind: ExtractiveInput['kind']): ProseSection {
   const section: ProseSection = {
-    share: 0.34,
+    share: 0.3,
     said: new Set(),
     render(budget) {
       const heading = kind === 'branch' ? '## What was worked out on this branch (the assistant’s words)' : '## What was worked out (the assistant’s own words, in order)';
@@ -217,18 +217,38 @@ function workedOut(sentences: readonly Sentence[], counts: ReadonlyMap<string, n
   return section;
 }
 
+/**
+ * Errors grouped by what failed (a command, or a tool on a file): one line per
+ * group with its distinct error lines, what became of it, and the
+ * assistant's explanation. A build that fails with five type errors is one
+ * story, not five.
+ */
 function errorsAndFixes(f: Facts): Section {
   return {
-    share: 0.12,
+    share: 0.16,
     render(budget) {
-      // Errors that name what went wrong first, the newest of them last; bare exit codes only if room is left.
       const bare = (t: string) => /^(?:\(no output\)[,\s]*)?(?:command )?exit(?:ed)?(?: with)? (?:code|status)/i.test(t);
-      const ordered = [...f.errorFacts.filter((e) => bare(e.text)), ...f.errorFacts.filter((e) => !bare(e.text))];
-      const lines = ordered.map((e) => {
-        const where = e.subject ? ` \`${e.subject.length > 80 ? `${e.subject.slice(0, 79)}…` : e.subject}\`` : '';
-        const fate = e.fixed === true ? ' → later succeeded' : e.fixed === false ? ' → no later success here' : '';
-        const note = e.note ? `\n  - then: ${clipSentence(e.note, 180)}` : '';
-        return `- ${e.tool}${where}: ${clipSentence(e.text, 200)}${times(e.count)}${fate}${note}`;
+      const groups = new Map<string, { tool: string; subject: string | null; lines: string[]; count: number; fixed: boolean | null; note: string | null; named: boolean }>();
+      for (const e of f.errorFacts) {
+        const key = `${e.tool}\u0000${e.subject ?? ''}`;
+        const g = groups.get(key) ?? { tool: e.tool, subject: e.subject, lines: [], count: 0, fixed: null, note: null, named: false };
+        groups.delete(key);
+        if (!g.lines.includes(e.text)) g.lines.push(e.text);
+        g.count += e.count;
+        g.fixed = g.fixed === true || e.fixed === true ? true : e.fixed ?? g.fixed;
+        g.note = e.note ?? g.note;
+        g.named ||= !bare(e.text);
+        groups.set(key, g);
+      }
+      // Errors that say what went wrong are kept before bare exit codes; the newest of each last (kept first).
+      const ordered = [...[...groups.values()].filter((g) => !g.named), ...[...groups.values()].filter((g) => g.named)];
+      const lines = ordered.map((g) => {
+        const where = g.subject ? ` \`${head(g.subject, 80)}\`` : '';
+        const fate = g.fixed === true ? ' → later succeeded' : g.fixed === false ? ' → no later success here' : '';
+        const shown = g.lines.slice(-4).map((l) => clipSentence(l, 120));
+        const more = g.lines.length > 4 ? ` (+${g.lines.length - 4} more)` : '';
+        const note = g.note ? `\n  - then: ${clipSentence(g.note, 160)}` : '';
+        return `- ${g.tool}${where}: ${shown.join(' | ')}${more}${times(g.count)}${fate}${note}`;
       });
       return withHeading('## Errors and what became of them', fitNewest(lines, budget - 40, 'errors'));
     },

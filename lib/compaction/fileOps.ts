@@ -131,10 +131,12 @@ export function toFileLists(ops: FileOps): FileLists {
 const FOOTER_RE = /\n*<read-files(?: root="[^"\n]*")?>[\s\S]*?<\/read-files>\s*|\n*<modified-files(?: root="[^"\n]*")?>[\s\S]*?<\/modified-files>\s*/g;
 
 /**
- * The directory every listed file is under, when stating it once saves room:
+ * The root the file lists are written under, when stating it once saves room:
  * agents work in one project, and its absolute prefix repeated on every line
- * was a third of a small summary. Null for relative paths, mixed roots or a
- * single file.
+ * was a third of a small summary. One level above the files' common
+ * directory, so every path keeps its project's name (`app/mix.exs`, not a
+ * bare `mix.exs` that could be any project's). Null for relative paths, a
+ * single file, or a root too shallow to be worth it.
  */
 export function commonRoot(paths: readonly string[]): string | null {
   if (paths.length < 2 || !paths.every((p) => p.startsWith('/'))) return null;
@@ -145,9 +147,9 @@ export function commonRoot(paths: readonly string[]): string | null {
     while (i < parts.length && i < q.length - 1 && parts[i] === q[i]) i++;
     parts = parts.slice(0, i);
   }
-  const root = parts.join('/');
-  // "/" or "/Users" says nothing; a project root is a few levels down.
-  return parts.filter(Boolean).length >= 2 ? root : null;
+  parts = parts.slice(0, -1);
+  // "/" or "/Users" says nothing; a project's parent is a few levels down.
+  return parts.filter(Boolean).length >= 2 ? parts.join('/') : null;
 }
 
 /** The `<read-files>` / `<modified-files>` footer (paths under a shared root written relative to it); empty when no files were touched. */

@@ -74,6 +74,8 @@ export const REACTION = /^(?:perfect|great|excellent|good|nice|done|ok(?:ay)?|al
 const FINDING =
   /\b(?:because|root cause|the (?:issue|problem|bug|cause|fix|reason|culprit) (?:is|was)|turns out|found|so that|which means|means that|instead|rather than|decided|decision|chose|going with|should|must|works|passes|fails|failing|broken|missing|wrong|fixed|resolved|added|removed|renamed|moved|replaced|changed|now (?:uses|takes|returns|has)|returns|calls|is called|defined in|lives in|handles|the plan|plan is|approach|trade-?off|summary|result)\b/i;
 const DECIDED = /\b(?:decided|decision|instead of|rather than|chose|going with|we'll use|i'll use|let's use|opted|switch(?:ed)? to|the plan is)\b/i;
+/** Sentences that give a reason or a cause: what a summary most often loses and the next model most needs. */
+const REASON = /\b(?:because|so that|root cause|turns out|the (?:issue|problem|bug|cause|fix|solution|reason|culprit) (?:is|was)|the pattern is)\b/i;
 
 export interface Sentence {
   text: string;
@@ -81,6 +83,7 @@ export interface Sentence {
   /** Position in the span (for the order they are shown in). */
   at: number;
   names: string[];
+  /** It states a choice, or the reason or cause of something. */
   decision: boolean;
   finding: boolean;
 }
@@ -122,7 +125,7 @@ export function assistantSentences(items: readonly SummaryItem[]): Sentence[] {
         const finding = FINDING.test(text);
         if (NARRATION.test(text) && !DECIDED.test(text) && (text.endsWith(':') || !finding)) continue;
         if (text.endsWith(':') && !finding && text.length < 120) continue;
-        out.push({ text, entryId: it.entryId, at, names: codeNames(text), decision: DECIDED.test(text), finding });
+        out.push({ text, entryId: it.entryId, at, names: codeNames(text), decision: DECIDED.test(text) || REASON.test(text), finding });
       }
     }
   });

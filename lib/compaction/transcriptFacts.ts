@@ -39,7 +39,9 @@ const ERRORISH = /\b(?:error|exception|failed|failure|fatal|cannot|can't|could n
  * exit code lines themselves.
  */
 function errorLineOf(output: string): string {
+  // Some tools relay output as a JSON string: its line breaks arrive as a backslash and an n.
   const all = output
+    .replace(/\\n/g, '\n')
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l !== '');

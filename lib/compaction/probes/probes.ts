@@ -276,7 +276,8 @@ export function probesFor(span: readonly SpanMessage[]): Probe[] {
       }
       for (const sentence of prose.split(SENTENCE)) {
         const s = sentence.trim();
-        if (s.length < 24 || !DECISION.test(s)) continue;
+        // Headings name a topic and questions ask for a decision; neither is one.
+        if (s.length < 24 || !DECISION.test(s) || /^#{1,6}\s/.test(s) || s.endsWith('?')) continue;
         const terms = sentenceTerms(s);
         const key = terms.join('|');
         if (terms.length >= 2 && !decisions.has(key)) decisions.set(key, { kind: 'decision', label: clip(s), terms, need: majority(terms), entryId });

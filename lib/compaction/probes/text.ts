@@ -62,9 +62,10 @@ const STOP = new Set(
 export function contentWords(text: string, max: number): string[] {
   const seen = new Set<string>();
   const words: string[] = [];
-  for (const raw of normalise(text).split(/[^a-z0-9_$.\-/]+/)) {
-    const w = raw.replace(/^[.\-/]+|[.\-/]+$/g, '');
-    if (w.length < 5 || STOP.has(w) || seen.has(w) || /^\d+$/.test(w)) continue;
+  for (const raw of normalise(text).replace(/[\u2018\u2019]/g, "'").split(/[^a-z0-9_$.\-/']+/)) {
+    const w = raw.replace(/^[.\-/']+|[.\-/']+$/g, '');
+    // Contractions ("doesn't", "haven't") say how, not what.
+    if (w.length < 5 || STOP.has(w) || seen.has(w) || /^\d+$/.test(w) || w.includes("'")) continue;
     seen.add(w);
     words.push(w);
   }
