@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_COMPACTION_SETTINGS } from '@/lib/session/types';
-import { EXTRACTIVE_LABEL, extractiveSummary } from './extractive';
 import { addDetails, addMessage, classifyToolCall, createFileOps, fileFooter, stripFileFooter, toFileLists, withFileFooter } from './fileOps';
 import { canCompactNow, compactionLimit, compactionVerdict, emergencyKeepRecent, shouldCompact, wouldOverflow } from './policy';
 import { usageFromAi } from '@/lib/testing/languageModelSummarizer';
 import { addUsage } from './summarizer';
-import type { SummaryItem } from './types';
 
 describe('file operations', () => {
   it('recognises the tool shapes of pi, Claude Code and other agents', () => {
