@@ -85,7 +85,7 @@ export async function summarizeBranch(prep: BranchSummaryPreparation, engine: Su
     span: { tokens: prep.tokens, userMessages: renderUserMessages(userMessagesOf(prep.items), userMessagesBudgetChars(prep.tokens)) },
     // A continuation is the conversation itself, not an abandoned branch: the extractive summary says so.
     extractive: (options) =>
-      extractiveSummary({ kind: opts.purpose === 'continuation' ? 'compaction' : 'branch', items: prep.items, fileOps: prep.fileOps }, { maxChars: extractiveBudgetChars(summaryOutputBudget(DEFAULT_COMPACTION_SETTINGS), prep.tokens), ...options }),
+      extractiveSummary({ kind: opts.purpose === 'continuation' ? 'compaction' : 'branch', items: prep.items, fileOps: prep.fileOps }, { maxChars: extractiveBudgetChars(summaryOutputBudget(DEFAULT_COMPACTION_SETTINGS), prep.tokens), spanTokens: prep.tokens, ...options }),
     ask: (h, ctx) => (h.beforeBranchSummary ? () => h.beforeBranchSummary!(prep, ctx) : undefined),
     opts,
   });

@@ -30,7 +30,7 @@ export async function compact(prep: CompactionPreparation, engine: SummaryEngine
       extractiveSummary(
         { kind: 'compaction', items: prep.messagesToSummarize, turnPrefix: prep.turnPrefixMessages, previousSummary: prep.previousSummary, fileOps: prep.fileOps },
         // Same size bound as a model summary (its share of the compaction's budget), and never more than the span.
-        { maxChars: extractiveBudgetChars(extractiveBudgetTokens(prep), spanTokens), ...options },
+        { maxChars: extractiveBudgetChars(extractiveBudgetTokens(prep), spanTokens), spanTokens, ...options },
       ),
     ask: (h, ctx) => (h.beforeCompact ? () => h.beforeCompact!(prep, ctx) : undefined),
     opts: { ...(prep.settings.selfCheck ? { selfCheck: true } : {}), ...opts },

@@ -57,6 +57,8 @@ export interface ExtractiveOptions {
   maxChars?: number;
   /** Set when this summary replaces a rejected model summary: the label says so. */
   fallback?: SummaryFallback;
+  /** Tokens of what the summary replaces, as the context counts them; without it, a quarter of the span's characters. */
+  spanTokens?: number;
 }
 
 /** A section that renders itself into at most `budget` characters (its heading included), or '' when it has nothing to say. */
@@ -372,6 +374,23 @@ export function extractiveTargetChars(spanTokens: number, maxChars: number): num
   return Math.min(maxChars, Math.min(7_000, 2_400 + Math.floor(spanTokens * 0.03)));
 }
 
+/** Characters of a span as the model reads it: text, tool arguments and results, earlier summaries. */
+function spanChars(items: readonly SummaryItem[], previous: string | null | undefined): number {
+  let n = previous?.length ?? 0;
+  for (const it of items) {
+    if (it.kind !== 'message') {
+      n += it.summary.length;
+      continue;
+    }
+    for (const p of it.message.content) {
+      if (p.type === 'text') n += p.text.length;
+      else if (p.type === 'thinking') n += p.thinking.length;
+      else if (p.type === 'toolCall') n += JSON.stringify(p.arguments ?? {}).length;
+    }
+  }
+  return n;
+}
+
 /** The share of the summary the user messages get: the rest goes to what only the transcript's other parts say. */
 const USER_SHARE = 0.25;
 
@@ -381,9 +400,8 @@ function describe(input: ExtractiveInput, records: readonly UserMessageRecord[],
   const f = gatherFacts(all);
   const spelled = new Map<string, string>();
   const counts = nameCounts(all, spelled);
-  const spanChars = all.reduce((a, it) => a + (it.kind === 'message' ? messageText(it.message).length : it.summary.length), 0) + (input.previousSummary?.length ?? 0);
   const footer = withFileFooter('', input.fileOps).length;
-  const target = extractiveTargetChars(Math.ceil(spanChars / 4), opts.maxChars + footer) - footer;
+  const target = extractiveTargetChars(opts.spanTokens ?? Math.ceil(spanChars(all, input.previousSummary) / 4), opts.maxChars + footer) - footer;
 
   const users = renderUserMessages(records, Math.floor(target * USER_SHARE));
   // However long the file lists, the sections keep room to say something.
