@@ -145,8 +145,7 @@ test.describe('compaction', () => {
     await expect(page.getByRole('navigation', { name: 'Sessions' }).getByText(/entries/)).toHaveText(entries);
   });
 
-  test('with no model, Compact uses the extractive summarizer and says so', async ({ page }) => {
-    // The session's model is unknown to the server once we pick none: simulate by importing and compacting without chatting.
+  test('a summarizer that fails (HTTP 500) appends nothing and says so', async ({ page }) => {
     await openApp(page);
     await setCompactionDefaults(page, { keepRecent: 500, enabled: false });
     await page.getByLabel('Import file').setInputFiles('fixtures/real/SWE-agent_SWE-agent_pydicom__pydicom-1458.traj');

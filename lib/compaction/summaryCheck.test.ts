@@ -36,6 +36,36 @@ function engine(reply: Parameters<typeof scriptedModel>[0]) {
 
 const GOOD = '## Goal\nShip the compaction hooks.\n\n## Next Steps\n1. Run the checks.';
 
+describe('a model that echoes or ignores the format never becomes the summary', () => {
+  it('an echo of the request, twice: the labelled extractive summary is stored instead, and no framing tag survives', async () => {
+    const { prep } = region();
+    const { calls, engine: e } = engine(({ prompt }) => `Stub reply to: ${prompt.slice(0, 600)}`);
+    const r = (await compact(prep, e, { countTokens: countText }))!;
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.prompt).toContain('it repeated the request instead of summarising it');
+    expect(r.details.fallback).toEqual({ model: 'mock:summarizer', reason: 'echo', attempts: 2 });
+    expect(r.summary).not.toMatch(/<\/?(?:conversation|previous-summary)>|Stub reply to/);
+  });
+
+  it('a reply to the conversation instead of a summary: retried with the format restated, and the structured retry is kept', async () => {
+    const { prep } = region();
+    const { calls, engine: e } = engine(({ call }) => (call === 1 ? 'Sure! I will add the hooks now and run the checks afterwards.' : GOOD));
+    const r = (await compact(prep, e, { countTokens: countText }))!;
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.prompt).toContain('it did not have the sections a summary needs');
+    expect(r.details.fallback).toBeUndefined();
+    expect(r.summary.startsWith(GOOD)).toBe(true);
+  });
+
+  it('the scratchpad a model was asked for is removed before the summary is stored', async () => {
+    const { prep } = region();
+    const { engine: e } = engine(() => `<analysis>\n1. The user asked for hooks.\n</analysis>\n\n<summary>\n${GOOD}\n</summary>`);
+    const r = (await compact(prep, e, { countTokens: countText }))!;
+    expect(r.summary.startsWith(GOOD)).toBe(true);
+    expect(r.summary).not.toContain('The user asked for hooks');
+  });
+});
+
 describe('a bad model summary is never appended', () => {
   it('the region is a real one: user requests, tool work, a span of thousands of tokens, a clean cut', () => {
     const { prep, spanTokens } = region();
