@@ -18,9 +18,9 @@ async function openTimeline(page: Page) {
   await expect(timeline(page)).toBeVisible();
 }
 
-/** Tags the app frames requests and footers with: none may show as text anywhere on the page. */
+/** Tags the app frames requests and file lists with: none may show as text anywhere on the page. */
 async function expectNoFramingTags(page: Page) {
-  await expect(page.getByText(/<\/?(?:conversation|previous-summary|analysis|summary|read-files|modified-files)\b/)).toHaveCount(0);
+  await expect(page.getByText(/<\/?(?:conversation|previous-summary|read-files|modified-files)\b/)).toHaveCount(0);
 }
 
 test.describe('with no model connected', () => {

@@ -49,14 +49,13 @@ describe('SummaryCard: how the summary was made', () => {
     expect(render({}).includes('model summary rejected')).toBe(false);
   });
 
-  it('the summary is shown without its footer tags or a scratchpad; its files are lists', () => {
-    const summary = '<analysis>private notes</analysis>\n## Goal\nShip it.\n\n<modified-files root="/r/app">\nsrc/a.ts\n</modified-files>';
+  it('the summary is shown without its footer tags; its files are lists', () => {
+    const summary = '## Goal\nShip it.\n\n<modified-files root="/r/app">\nsrc/a.ts\n</modified-files>';
     const html = renderToStaticMarkup(
       <SummaryCard item={{ ...item!, effective: { ...item!.effective, summary, details: { ...item!.effective.details, readFiles: [], modifiedFiles: [] } } }} session={{} as SessionFlows} busy={false} onJumpTo={() => {}} />,
     );
     expect(html).toContain('Ship it.');
-    expect(html).not.toMatch(/&lt;\/?(?:read-files|modified-files|analysis)/);
-    expect(html).not.toContain('private notes');
+    expect(html).not.toMatch(/&lt;\/?(?:read-files|modified-files)/);
     expect(html).toContain('<code>/r/app/src/a.ts</code>');
   });
 

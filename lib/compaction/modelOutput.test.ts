@@ -13,6 +13,11 @@ describe('what a model sends back, before it is a summary', () => {
     expect(cleanModelSummary(good)).toBe(good);
   });
 
+  it('a <summary> tag mentioned inside a summary is text, not a wrapper', () => {
+    const mention = '## Goal\nTeach the parser to skip the <summary> element.\n\n## Next Step\nTest it.';
+    expect(cleanModelSummary(mention)).toBe(mention);
+  });
+
   it('a scratchpad cut off before the summary leaves nothing: there is no summary', () => {
     expect(cleanModelSummary('<analysis>\n1. the user asked for a fix and then')).toBe('');
   });

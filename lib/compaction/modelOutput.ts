@@ -13,16 +13,23 @@ const ANALYSIS = /<analysis>[\s\S]*?(?:<\/analysis>|$)/gi;
 const SUMMARY_OPEN = /<summary>/i;
 const SUMMARY_CLOSE = /<\/summary>/i;
 
-/** The summary inside a model's answer: scratchpad removed, <summary> tags unwrapped. */
+/**
+ * The summary inside a model's answer: scratchpad removed, <summary> tags
+ * unwrapped. Only the wrapper the request asked for is unwrapped (at the
+ * start, or after a scratchpad): a summary that mentions a `<summary>` tag in
+ * its text keeps it.
+ */
 export function cleanModelSummary(text: string): string {
-  let t = text.replace(ANALYSIS, '');
+  const withoutAnalysis = text.replace(ANALYSIS, '');
+  const hadAnalysis = withoutAnalysis !== text;
+  let t = withoutAnalysis;
   const open = SUMMARY_OPEN.exec(t);
-  if (open) {
+  if (open && (hadAnalysis || t.slice(0, open.index).trim() === '')) {
     t = t.slice(open.index + open[0].length);
     const close = SUMMARY_CLOSE.exec(t);
     if (close) t = t.slice(0, close.index);
   }
-  return t.replace(SUMMARY_CLOSE, '').trim();
+  return t.trim();
 }
 
 export type OutputFlaw = 'echo' | 'unstructured';

@@ -10,7 +10,7 @@ describe('a summary as a card shows it', () => {
     expect(shown.modifiedFiles).toEqual(['/r/app/src/b.ts']);
   });
 
-  it('a scratchpad or a summary wrapper a model left in is not shown', () => {
-    expect(summaryForDisplay('<analysis>notes</analysis>\n<summary>\n## Goal\nX\n</summary>', { readFiles: [], modifiedFiles: [] }).text).toBe('## Goal\nX');
+  it('a tag quoted inside the summary text is shown as written', () => {
+    expect(summaryForDisplay('## Goal\nThe model wrapped its answer in <summary> tags.', { readFiles: [], modifiedFiles: [] }).text).toBe('## Goal\nThe model wrapped its answer in <summary> tags.');
   });
 });
