@@ -15,10 +15,12 @@ import type {
 import { EntryAssembler, NO_TIME, timeSpan } from '../assemble';
 import { ImportError, type ImportOptions, type ImportResult } from '../types';
 import { arr, base64Image, bool, compact, jsonText, num, obj, str, stripAnsi, textPart, titleFrom, toMs, type Json } from '../util';
-import { readJsonlText, type JsonlSink, type ReadContext } from './jsonl';
+import { readJsonlText, readRecordArrayText, type JsonlSink, type ReadContext } from './jsonl';
 
 /**
- * Claude Code transcripts (~/.claude/projects/…/<session>.jsonl).
+ * Claude Code transcripts (~/.claude/projects/…/<session>.jsonl), and the
+ * same records dumped as one JSON array (hooks that save the transcript as
+ * `chat.json`): each element is read as the line it was.
  *
  * Representation choices:
  * - One entry per line. Claude Code writes one API reply as several lines (one
@@ -445,6 +447,12 @@ export function claudeCodeSink(ctx: ReadContext): JsonlSink {
   return new ClaudeSink(ctx);
 }
 
+/** The records written as one JSON array rather than one per line (what importStream checks its head for too). */
+export function isClaudeCodeArray(head: string): boolean {
+  return /^[\s\uFEFF]*\[/.test(head);
+}
+
 export function readClaudeCode(text: string, opts: ImportOptions = {}): ImportResult {
+  if (isClaudeCodeArray(text)) return readRecordArrayText(text, 'claude-code', claudeCodeSink, opts);
   return readJsonlText(text, 'claude-code', claudeCodeSink, opts);
 }
