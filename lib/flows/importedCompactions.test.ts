@@ -4,7 +4,7 @@ import { buildSessionContext } from '@/lib/session/context';
 import { resolveSummaries } from '@/lib/session/revisions';
 import { DEFAULT_COMPACTION_SETTINGS, type CompactionEntry, type SessionSnapshot } from '@/lib/session/types';
 import { claudeCodeWithCompaction } from '@/lib/testing/claudeCodeCompaction';
-import { readFixture } from '@/lib/testing/fixtures';
+import { FIXTURES, readFixture } from '@/lib/testing/fixtures';
 import { openSession, scriptedTransport, testModel, testPorts, type TestPorts } from '@/lib/testing/flowPorts';
 import { AppFlows } from './app';
 
@@ -98,6 +98,29 @@ describe('an imported Claude Code compaction', () => {
     // The new summary updates the imported one and covers the conversation from its summary on.
     expect(next.details.firstSummarizedEntryId).toBe(built.promptUuid);
     expect(s.live.getSnapshot().tree.pathTo(next.id).some((e) => e.id === target.id)).toBe(true);
+  });
+});
+
+describe('an imported Claude Code 1.0 compaction (no boundary line), from a hook’s chat.json', () => {
+  it('regenerates with no model from the history before it, and becomes the summary in effect', async () => {
+    const snapshot = importText(readFixture('claudeHookAttio'), { fileName: FIXTURES.claudeHookAttio }).sessions[0]!;
+    const { ports, s, id, target } = await open(snapshot);
+    expect(target.summary).toMatch(/^This session is being continued from a previous conversation/);
+    expect(target.parentId).not.toBeNull();
+    const before = s.live.getSnapshot().tree.pathTo(target.parentId);
+    expect(await s.regenerateSummary(target)).toBe(true);
+    const { eff, ctx } = await effectiveSummary(ports, id, target.id);
+    expect(eff.versions.map((v) => v.action)).toEqual(['original', 'regenerate']);
+    expect(eff.details.summarizer).toEqual({ kind: 'extractive' });
+    expect(eff.summary).not.toBe(target.summary);
+    // It summarised this session's conversation from its first message, which asked for Phase 2 of issue #377.
+    const firstMessage = before.find((e) => e.type === 'message')!;
+    expect(eff.details.firstSummarizedEntryId).toBe(firstMessage.id);
+    expect(eff.summary).toContain('issues/377');
+    // The context is the new summary, then only what came after the compaction.
+    expect(ctx.items[0]).toMatchObject({ kind: 'compactionSummary', entryId: target.id, summary: eff.summary });
+    const beforeIds = new Set(before.map((e) => e.id));
+    expect(ctx.items.slice(1).filter((i) => beforeIds.has(i.entryId))).toEqual([]);
   });
 });
 

@@ -31,6 +31,8 @@ const EXPECTED: Record<keyof typeof FIXTURES, DetectedFormat> = {
   claudeCompactAgentE1f: 'claude-code',
   claudeCompactAgentF46: 'claude-code',
   claudeCompactAgentFff: 'claude-code',
+  claudeHookTemplar: 'claude-code',
+  claudeHookAttio: 'claude-code',
 };
 
 describe('detectFormat', () => {
@@ -71,6 +73,18 @@ describe('detectFormat', () => {
     const oldRollout = '{"id":"0a1b","timestamp":"2025-05-01T10:00:00.000Z","instructions":null}\n{"record_type":"state"}\n{"type":"message","role":"user","content":[{"type":"input_text","text":"hi"}]}\n';
     expect(detectFormat(oldRollout, 'sessions/2025/05/01/rollout-2025-05-01T10-00-00-0a1b.jsonl')).toBe('codex');
     expect(() => detectFormat(oldRollout, 'notes.jsonl')).toThrow(ImportError);
+  });
+
+  it('tells an array of Claude Code records (a hook’s chat.json) from the export arrays', () => {
+    const line = { parentUuid: null, isSidechain: false, sessionId: 's1', type: 'user', message: { role: 'user', content: 'hi' }, uuid: 'u1', timestamp: '2025-07-22T07:59:33.195Z' };
+    expect(detectFormat(JSON.stringify([line], null, 2))).toBe('claude-code');
+    expect(detectFormat(JSON.stringify([{ type: 'summary', summary: 'A title', leafUuid: 'u0' }, line], null, 2))).toBe('claude-code');
+    // Claude.ai conversations carry a uuid too, but no record type: with chat_messages or without, never Claude Code.
+    const conversation = { uuid: 'c1', name: 'n', created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', chat_messages: [] };
+    expect(detectFormat(JSON.stringify([conversation]))).toBe('claude-ai');
+    const { chat_messages: _m, ...bare } = conversation;
+    expect(() => detectFormat(JSON.stringify([bare]))).toThrow(ImportError);
+    expect(() => detectFormat(JSON.stringify([{ ...line, type: 'conversation' }]))).toThrow(ImportError);
   });
 
   it('is not fooled by format keys inside message text', () => {

@@ -158,6 +158,21 @@ function classifyDocument(shape: HeadShape): DetectedFormat | undefined {
   return undefined;
 }
 
+/**
+ * A Claude Code record opening an array: the transcript's lines dumped as one
+ * JSON document (a Stop hook's `chat.json`). Its `type` must be one Claude Code
+ * writes, so that an export array whose elements carry a `uuid` (Claude.ai's
+ * conversations) is never taken for one. A file-history snapshot names no
+ * session, but newer transcripts open with one.
+ */
+const CLAUDE_CODE_TYPES = new Set(['user', 'assistant', 'system', 'summary']);
+
+function isClaudeCodeArray(shape: HeadShape): boolean {
+  const type = shape.keys.get('type');
+  if (type === 'file-history-snapshot') return has(shape, 'messageId', 'snapshot');
+  return typeof type === 'string' && CLAUDE_CODE_TYPES.has(type) && classifyRecord(shape) === 'claude-code';
+}
+
 /** Claude Code files may open with bookkeeping lines (file-history-snapshot) that name no session. */
 function classifyLaterLines(head: string): DetectedFormat | undefined {
   const lines = head.split('\n');
@@ -183,6 +198,7 @@ export function detectFormat(head: string, fileName?: string): DetectedFormat {
   if (shape.kind === 'array') {
     const doc = classifyDocument(shape);
     if (doc === 'chatgpt' || doc === 'librechat' || doc === 'claude-ai' || doc === 'open-webui') return doc;
+    if (!doc && isClaudeCodeArray(shape)) return 'claude-code';
     // An empty array is what ChatGPT exports for an account without conversations.
     if (shape.complete && /^[\s\uFEFF]*\[\s*\][\s]*$/.test(head)) return 'chatgpt';
   } else if (shape.kind === 'object') {

@@ -3,7 +3,7 @@ import { ImportError, type FormatId } from './types';
 
 /**
  * The elements of one big JSON array (a ChatGPT, Claude.ai or Open WebUI
- * export), from text arriving in chunks, one parsed element at a time.
+ * export, or Claude Code's records dumped as one array), from text arriving in chunks, one parsed element at a time.
  *
  * A scan finds where each element starts and ends (strings, escapes and
  * bracket nesting, nothing else), and the element's text goes to the
@@ -70,7 +70,8 @@ export class JsonArrayStream {
   private countedTo = 0;
 
   constructor(
-    private readonly onElement: (value: unknown) => void,
+    /** `line`: where the element starts, so a reader's messages about it can name the line as JSONL readers do. */
+    private readonly onElement: (value: unknown, line: number) => void,
     private readonly format?: FormatId,
   ) {}
 
@@ -226,7 +227,7 @@ export class JsonArrayStream {
       const at = findJsonError(text);
       this.failIn(text, at ? at.offset : 0, at ? at.reason : err instanceof Error ? err.message : String(err));
     }
-    this.onElement(value);
+    this.onElement(value, this.elementLine);
   }
 
   /** An error at `offset` of the element's text. */

@@ -5,10 +5,10 @@ import { JsonArrayStream } from './jsonArrayStream';
 import { LineSplitter, Utf8Counter } from './lines';
 import { ChatGptCollector } from './readers/chatgpt';
 import { ClaudeAiCollector } from './readers/claudeAi';
-import { claudeCodeSink } from './readers/claudeCode';
+import { claudeCodeSink, isClaudeCodeArray } from './readers/claudeCode';
 import { codexSink } from './readers/codex';
 import { geminiSink, isGeminiDocument } from './readers/gemini';
-import { asImportError, JsonlFeeder, type JsonlSinkFactory } from './readers/jsonl';
+import { asImportError, JsonlFeeder, RecordArrayFeeder, type JsonlSinkFactory } from './readers/jsonl';
 import { nativeSink } from './readers/native';
 import { OpenWebUiCollector } from './readers/openWebUi';
 import { piSink } from './readers/pi';
@@ -21,7 +21,9 @@ import type { SessionMeta, SessionSnapshot } from '@/lib/session/types';
  *
  * The first ~64 KB are buffered to detect the format, then:
  * - JSON lines (native, pi, Claude Code, Codex, Gemini CLI's .jsonl) go line
- *   by line through the same JsonlFeeder the text readers use;
+ *   by line through the same JsonlFeeder the text readers use; Claude Code's
+ *   records dumped as one array go element by element (jsonArrayStream.ts) to
+ *   the same sink, through the RecordArrayFeeder its text reader uses;
  * - a ChatGPT, Claude.ai or Open WebUI export array is split into its
  *   elements (jsonArrayStream.ts), each parsed by JSON.parse and handed to the
  *   same converter the text reader uses, then dropped;
@@ -82,6 +84,11 @@ function jsonlConsumer(format: FormatId, factory: JsonlSinkFactory, opts: Import
   };
 }
 
+function recordArrayConsumer(format: FormatId, factory: JsonlSinkFactory, opts: ImportOptions): Consumer {
+  const feeder = new RecordArrayFeeder(format, factory, opts);
+  return { push: (chunk) => feeder.push(chunk), finish: (hash) => feeder.finish(hash) };
+}
+
 function arrayConsumer(collector: ArrayCollector, format: FormatId): Consumer {
   const elements = new JsonArrayStream((value) => collector.add(value), format);
   return {
@@ -101,6 +108,7 @@ function bufferedConsumer(finish: (text: string) => ImportResult): Consumer {
 
 function consumerFor(format: FormatId, head: string, opts: ImportOptions): Consumer {
   const sink = JSONL_SINKS[format];
+  if (sink && format === 'claude-code' && isClaudeCodeArray(head)) return recordArrayConsumer(format, sink, opts);
   if (sink && !(format === 'gemini-cli' && isGeminiDocument(head))) return jsonlConsumer(format, sink, opts);
   const collector = ARRAY_COLLECTORS[format];
   if (collector && head.trimStart().startsWith('[')) return arrayConsumer(collector(opts), format);

@@ -33,6 +33,9 @@ export const FIXTURES = {
   claudeCompactAgentE1f: 'marot_spotter_agent-acompact-e1f845.jsonl',
   claudeCompactAgentF46: 'marot_spotter_agent-acompact-f46190.jsonl',
   claudeCompactAgentFff: 'marot_spotter_agent-acompact-fffbd0.jsonl',
+  /** Claude Code 1.0.x records saved by a Stop hook as one JSON array (chat.json), each with a boundary-less compaction. */
+  claudeHookTemplar: 'conneroisu_templar_chat.json',
+  claudeHookAttio: 'kesslerio_attio-mcp-server_chat.json',
 } as const;
 
 export type FixtureName = keyof typeof FIXTURES;

@@ -150,6 +150,15 @@ describe('what the probes ask for', () => {
     expect(probes.filter((p) => p.kind === 'task').map((p) => p.label)).toEqual(['[pending] Write the migration for the accounts table']);
   });
 
+  it('a task item down to one key word is no probe: the word is as likely a heading of any summary', () => {
+    const probes = probesFor([
+      call('a', 'TodoWrite', { todos: [{ content: 'Fix any type check errors', status: 'completed' }, { content: 'Update PR with fixes', status: 'completed' }, { content: 'Fix linting errors', status: 'completed' }] }),
+    ]);
+    const tasks = probes.filter((p) => p.kind === 'task');
+    expect(tasks.map((p) => p.label)).toEqual(['[completed] Fix linting errors']);
+    expect(missed('## Errors and fixes\n\n## Next Steps', tasks)).toHaveLength(1);
+  });
+
   it('work at the cut: the files and names of the last steps after the last request', () => {
     const probes = probesFor([
       user('rename the option'),

@@ -299,7 +299,8 @@ export function probesFor(span: readonly SpanMessage[]): Probe[] {
   }
   for (const t of (todos as TodoItem[] | null) ?? []) {
     const terms = sentenceTerms(t.text, 4);
-    if (terms.length) probes.push({ kind: 'task', label: `${t.status ? `[${t.status}] ` : ''}${clip(t.text)}`, terms, need: majority(terms) });
+    // One word is not a task: "Fix any type check errors" leaves only "errors", which any summary's headings say.
+    if (terms.length >= 2) probes.push({ kind: 'task', label: `${t.status ? `[${t.status}] ` : ''}${clip(t.text)}`, terms, need: majority(terms) });
   }
   return probes;
 }

@@ -168,10 +168,13 @@ describe('Claude Code content blocks', () => {
     expect(entry(s.entries, 'cs')).toMatchObject({ type: 'compaction', parentId: lastMain.uuid, summary: 'Summary of before.', tokensBefore: 0, firstKeptEntryId: 'cs' });
   });
 
-  it('a summary line names the session: the one whose leaf is in the file, else the first', () => {
+  it('a summary line names the session only when its leaf is a line of this session; the others title sessions elsewhere', () => {
     const title = (lines: Raw[]) => readClaudeCode(continued(lines)).sessions[0]!.meta.title;
     expect(title([{ type: 'summary', summary: 'Elsewhere', leafUuid: 'not-here' }, { type: 'summary', summary: 'MCP setup check', leafUuid: lastMain.uuid }])).toBe('MCP setup check');
-    expect(title([{ type: 'summary', summary: 'First named', leafUuid: 'not-here' }, { type: 'summary', summary: 'Second' }])).toBe('First named');
+    const untitled = title([]);
+    expect(title([{ type: 'summary', summary: 'First named', leafUuid: 'not-here' }, { type: 'summary', summary: 'Second' }])).toBe(untitled);
+    // A leaf in the file but of another session (the tail of a resumed session the file opens with) is that session's.
+    expect(title([user('other', 'x', { sessionId: 'another-session' }), { type: 'summary', summary: 'Other session', leafUuid: 'other' }, user('mine', 'y')])).toBe(untitled);
     expect(title([{ type: 'summary' }])).not.toBe('');
   });
 

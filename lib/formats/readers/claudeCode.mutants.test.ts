@@ -161,7 +161,7 @@ describe('Claude Code reader: compactions and summaries', () => {
   });
 
   it('a summary line without a summary does not name the session', () => {
-    const s = readClaudeCode(continued([{ type: 'summary', leafUuid: 'elsewhere' }, { type: 'summary', summary: 'Timeline grouping', leafUuid: 'elsewhere' }])).sessions[0]!;
+    const s = readClaudeCode(continued([{ type: 'summary', leafUuid: lastMain.uuid }, { type: 'summary', summary: 'Timeline grouping', leafUuid: lastMain.uuid }])).sessions[0]!;
     expect(s.meta.title).toBe('Timeline grouping');
   });
 });

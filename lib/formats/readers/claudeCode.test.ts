@@ -112,10 +112,14 @@ describe.each(['claudeViewer', 'claudeLog'] as const)('Claude Code fixture %s', 
 });
 
 describe('Claude Code specifics', () => {
-  it('claudeViewer: sidechains are their own chains, title from the summary line', () => {
+  it('claudeViewer: sidechains are their own chains; the summary line, whose leaf is not in the file, titles another session', () => {
     const { raw, session } = load('claudeViewer');
     const summary = raw.find((r) => r.type === 'summary')!;
-    expect(session.meta.title).toBe(summary.summary);
+    expect(raw.some((r) => r.uuid === summary.leafUuid)).toBe(false);
+    expect(session.meta.title).not.toBe(summary.summary);
+    const firstTyped = raw.find((r) => r.type === 'user' && r.isSidechain !== true && r.isMeta !== true && typeof (r.message as Raw).content === 'string' && !/<command-/.test((r.message as Raw).content as string))!;
+    expect(firstTyped.message).toMatchObject({ content: expect.stringMatching(/^Thanks! Please update CLAUDE\.md/) });
+    expect(((firstTyped.message as Raw).content as string).startsWith(session.meta.title.replace(/…$/, ''))).toBe(true);
     const sidechainEntries = session.entries.filter((e) => raw.some((r) => r.uuid === e.id.split(':')[0] && r.isSidechain === true));
     expect(sidechainEntries.length).toBeGreaterThan(0);
     expect(raw.filter((r) => r.isSidechain === true)).toHaveLength(405);

@@ -15,10 +15,12 @@ import type {
 import { EntryAssembler, NO_TIME, timeSpan } from '../assemble';
 import { ImportError, type ImportOptions, type ImportResult } from '../types';
 import { arr, base64Image, bool, compact, jsonText, num, obj, str, stripAnsi, textPart, titleFrom, toMs, type Json } from '../util';
-import { readJsonlText, type JsonlSink, type ReadContext } from './jsonl';
+import { readJsonlText, readRecordArrayText, type JsonlSink, type ReadContext } from './jsonl';
 
 /**
- * Claude Code transcripts (~/.claude/projects/…/<session>.jsonl).
+ * Claude Code transcripts (~/.claude/projects/…/<session>.jsonl), and the
+ * same records dumped as one JSON array (hooks that save the transcript as
+ * `chat.json`): each element is read as the line it was.
  *
  * Representation choices:
  * - One entry per line. Claude Code writes one API reply as several lines (one
@@ -42,9 +44,15 @@ import { readJsonlText, type JsonlSink, type ReadContext } from './jsonl';
  *   that line is not in the file, after the last main-chain entry before the
  *   boundary, and only when there is none (the file opens with the summary,
  *   its history lives in another file) is it a root, with a warning: such a
- *   summary cannot be regenerated, and the app says so.
- * - `summary` lines name a conversation (their leafUuid usually points into an
- *   earlier session file): used for the title only.
+ *   summary cannot be regenerated, and the app says so. Older versions wrote
+ *   no boundary: the summary line itself starts a new chain, and is the
+ *   compaction. "Before it" is always the same session's main line: a file
+ *   can open with the last lines of the session it resumed, and a sub-agent's
+ *   lines are interleaved, and neither is the history a summary replaced.
+ * - `summary` lines name a conversation by its last line (leafUuid). Claude
+ *   Code writes them into whichever session file is open, most of them for
+ *   other sessions, so one titles this session only when its leafUuid is a
+ *   line of this session in the file.
  * - What Claude Code writes for the user's eyes rather than as a prompt
  *   becomes a note (`custom` entry `claude-code:note`: shown in the
  *   conversation, never sent): slash-command invocations (`<command-name>`),
@@ -172,6 +180,9 @@ class ClaudeSink implements JsonlSink {
   private readonly expansions = new Set<string>();
   private firstCommand: string | undefined;
   private lastMainId: string | null = null;
+  /** The last main-line entry of each session seen, and the session each main-line entry belongs to. */
+  private readonly lastMainOfSession = new Map<string, string>();
+  private readonly sessionOfEntry = new Map<string, string | undefined>();
   private lastTs = NO_TIME;
   private cwd: string | undefined;
   private sessionId: string | undefined;
@@ -193,8 +204,14 @@ class ClaudeSink implements JsonlSink {
 
   private add(entry: SessionEntry, rec: Json): void {
     if (!this.asm.add(entry)) return;
-    if (bool(rec.isSidechain)) this.sidechain.add(entry.id);
-    else this.lastMainId = entry.id;
+    if (bool(rec.isSidechain)) {
+      this.sidechain.add(entry.id);
+      return;
+    }
+    this.lastMainId = entry.id;
+    const session = str(rec.sessionId);
+    this.sessionOfEntry.set(entry.id, session);
+    if (session !== undefined) this.lastMainOfSession.set(session, entry.id);
   }
 
   private skip(kind: string): void {
@@ -270,10 +287,12 @@ class ClaudeSink implements JsonlSink {
   private boundaryParent(rec: Json, lineNo: number): string | null {
     const named = str(rec.parentUuid) ?? str(rec.logicalParentUuid);
     if (named !== undefined && this.asm.has(this.asm.resolve(named))) return named;
-    // A sub-agent's compaction never borrows the main conversation's history.
-    if (this.lastMainId !== null && !bool(rec.isSidechain)) {
+    // A sub-agent's compaction never borrows the main conversation's history, nor one session another's.
+    const session = str(rec.sessionId);
+    const before = session !== undefined ? (this.lastMainOfSession.get(session) ?? null) : this.lastMainId;
+    if (before !== null && !bool(rec.isSidechain)) {
       if (named !== undefined) this.ctx.warnings.push(`Line ${lineNo}: the compaction names a last entry that is not in the file; it follows the entry before it in the file instead.`);
-      return this.lastMainId;
+      return before;
     }
     this.ctx.warnings.push(`Line ${lineNo}: the history this compaction's summary replaced is not in the file, so that summary cannot be regenerated.`);
     return null;
@@ -395,9 +414,13 @@ class ClaudeSink implements JsonlSink {
     if (entries.length === 0) throw new ImportError('The transcript holds no messages.', { format: 'claude-code' });
 
     const leafId = this.lastMainId ? this.asm.resolve(this.lastMainId) : entries[entries.length - 1]!.id;
-    const present = new Set(entries.map((e) => e.id));
-    const named = this.summaries.find((s) => s.leafUuid !== undefined && present.has(s.leafUuid)) ?? this.summaries[0];
-    let title = named?.summary;
+    // The session is the main line's: a file that opens with the tail of the session it resumed is still this one.
+    const session = this.lastMainId !== null ? this.sessionOfEntry.get(this.lastMainId) : undefined;
+    const ofThisSession = (uuid: string | undefined) => {
+      const id = uuid === undefined ? undefined : this.asm.resolve(uuid);
+      return id !== undefined && this.sessionOfEntry.has(id) && this.sessionOfEntry.get(id) === session;
+    };
+    let title = this.summaries.find((s) => ofThisSession(s.leafUuid))?.summary;
     if (!title) {
       const firstUser = entries.find(
         (e) => e.type === 'message' && e.message.role === 'user' && !this.sidechain.has(e.id) && !this.expansions.has(e.id) && messageText(e.message).trim() !== '',
@@ -414,7 +437,7 @@ class ClaudeSink implements JsonlSink {
       model: this.model,
       cwd: this.cwd,
       undated: this.asm.undated || undefined,
-      source: compact({ format: 'claude-code', fileName: this.ctx.fileName, hash, originalId: this.sessionId }),
+      source: compact({ format: 'claude-code', fileName: this.ctx.fileName, hash, originalId: session ?? this.sessionId }),
     });
     return { format: 'claude-code', sessions: [{ meta, entries }], warnings: this.ctx.warnings };
   }
@@ -424,6 +447,12 @@ export function claudeCodeSink(ctx: ReadContext): JsonlSink {
   return new ClaudeSink(ctx);
 }
 
+/** The records written as one JSON array rather than one per line (what importStream checks its head for too). */
+export function isClaudeCodeArray(head: string): boolean {
+  return /^[\s\uFEFF]*\[/.test(head);
+}
+
 export function readClaudeCode(text: string, opts: ImportOptions = {}): ImportResult {
+  if (isClaudeCodeArray(text)) return readRecordArrayText(text, 'claude-code', claudeCodeSink, opts);
   return readJsonlText(text, 'claude-code', claudeCodeSink, opts);
 }

@@ -1,5 +1,6 @@
 import { contentHash } from '../hash';
-import { parseJsonLine } from '../jsonValues';
+import { JsonArrayStream } from '../jsonArrayStream';
+import { describeValue, parseJsonLine } from '../jsonValues';
 import { forEachLine } from '../lines';
 import { ImportError, type FormatId, type ImportOptions, type ImportResult } from '../types';
 import type { Json } from '../util';
@@ -47,15 +48,25 @@ export class JsonlFeeder {
     if (line.trim() === '') return;
     const parsed = parseJsonLine(line, lineNo, this.ctx.format);
     if (parsed.warning) this.ctx.warnings.push(parsed.warning);
-    for (const rec of parsed.objects) {
-      this.records++;
-      try {
-        this.sink.record(rec, lineNo);
-      } catch (err) {
-        throw asImportError(err, this.ctx.format, lineNo);
-      }
-    }
+    for (const rec of parsed.objects) this.feed(rec, lineNo);
   };
+
+  /** One record already parsed: an element of a JSON array of records, `lineNo` the line it starts on. */
+  element = (value: unknown, lineNo: number): void => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw new ImportError(`Line ${lineNo}: expected a JSON object, found ${describeValue(value)}`, { format: this.ctx.format, line: lineNo });
+    }
+    this.feed(value as Json, lineNo);
+  };
+
+  private feed(rec: Json, lineNo: number): void {
+    this.records++;
+    try {
+      this.sink.record(rec, lineNo);
+    } catch (err) {
+      throw asImportError(err, this.ctx.format, lineNo);
+    }
+  }
 
   finish(hash: string): ImportResult {
     if (this.records === 0) throw new ImportError('The file is empty: it holds no records.', { format: this.ctx.format });
@@ -70,5 +81,37 @@ export class JsonlFeeder {
 export function readJsonlText(text: string, format: FormatId, factory: JsonlSinkFactory, opts: ImportOptions = {}): ImportResult {
   const feeder = new JsonlFeeder(format, factory, opts);
   forEachLine(text, feeder.line);
+  return feeder.finish(contentHash(text));
+}
+
+/**
+ * The records of a line-based format written as one JSON array instead (Claude
+ * Code's lines dumped by a hook). Chunks go through JsonArrayStream, one parsed
+ * element at a time, to the same sink: importStream and the text reader both
+ * use this, so they agree record for record.
+ */
+export class RecordArrayFeeder {
+  private readonly feeder: JsonlFeeder;
+  private readonly elements: JsonArrayStream;
+
+  constructor(format: FormatId, factory: JsonlSinkFactory, opts: ImportOptions) {
+    this.feeder = new JsonlFeeder(format, factory, opts);
+    this.elements = new JsonArrayStream(this.feeder.element, format);
+  }
+
+  push(chunk: string): void {
+    this.elements.push(chunk);
+  }
+
+  finish(hash: string): ImportResult {
+    this.elements.end();
+    return this.feeder.finish(hash);
+  }
+}
+
+export function readRecordArrayText(text: string, format: FormatId, factory: JsonlSinkFactory, opts: ImportOptions = {}): ImportResult {
+  const feeder = new RecordArrayFeeder(format, factory, opts);
+  // The BOM is no part of the array (importStream drops it before the array stream too).
+  feeder.push(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   return feeder.finish(contentHash(text));
 }
