@@ -188,14 +188,33 @@ function currentWork(input: ExtractiveInput, f: Facts): Section {
   };
 }
 
+/**
+ * The latest todo or plan list, in its own order. When it does not fit, open
+ * items (in progress, then to do) are kept before finished ones: what remains
+ * to be done is what the next model must not lose.
+ */
 function taskList(f: Facts): Section {
   return {
-    share: 0.08,
+    share: 0.14,
     render(budget) {
       if (!f.todos) return '';
-      const mark = (s: string) => (/complete|done/i.test(s) ? '[x]' : /progress|active|doing/i.test(s) ? '[~]' : '[ ]');
-      const lines = f.todos.map((t) => `- ${mark(t.status)} ${clipSentence(t.text, 160)}`);
-      return withHeading('## Task list (the latest todo/plan; [x] done, [~] in progress)', fitNewest(lines, budget - 70, 'items'));
+      const heading = '## Task list (the latest todo/plan; [x] done, [~] in progress)';
+      const done = (st: string) => /complete|done/i.test(st);
+      const mark = (st: string) => (done(st) ? '[x]' : /progress|active|doing/i.test(st) ? '[~]' : '[ ]');
+      // Finished items are named shortly; open ones get the room to say what they are.
+      const items = f.todos.map((t, i) => ({ i, line: `- ${mark(t.status)} ${clipSentence(t.text, done(t.status) ? 50 : 80)}`, rank: mark(t.status) === '[~]' ? 0 : done(t.status) ? 2 : 1 }));
+      const kept = new Set<number>();
+      let used = heading.length + 1;
+      for (const it of [...items].sort((a, b) => a.rank - b.rank || (a.rank === 2 ? b.i - a.i : a.i - b.i))) {
+        if (used + it.line.length + 1 > budget - 40) continue;
+        kept.add(it.i);
+        used += it.line.length + 1;
+      }
+      if (!kept.size) return '';
+      const left = items.length - kept.size;
+      const lines = items.filter((it) => kept.has(it.i)).map((it) => it.line);
+      if (left) lines.push(`- … ${left} more item${left === 1 ? '' : 's'} left out`);
+      return withHeading(heading, lines);
     },
   };
 }
