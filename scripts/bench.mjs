@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { ROOT, bin } from './lib.mjs';
 
 const PARTS = {
+  compaction: { script: 'scripts/bench-compaction.ts', what: 'compaction quality: our extractive summary beside every compaction a real agent wrote in fixtures/real, per probe kind, with a headings-only baseline', timeoutMin: 5 },
   tokens: { script: 'scripts/bench-tokens.ts', what: 'token counting: worker vs direct, append → figure + cut, estimate accuracy', timeoutMin: 10 },
   tree: { script: 'scripts/bench-tree.ts', what: 'tree view on 10,000 entries: forest and rows, fold, text filter, keypresses, 2 MB previews (the budgets the unit tests used to assert)', timeoutMin: 5 },
   formats: { script: 'scripts/bench-formats.ts', what: 'imports (fixtures, 100 MB ChatGPT export, a 680-file Claude Code folder) with peak memory; exports and round trip', timeoutMin: 15 },
@@ -94,6 +95,13 @@ const mbOf = (bytes) => `${f(bytes / 1e6, 1)} MB`;
 
 /** Headline figures of each part: [figure, value]. */
 const HEADLINES = {
+  compaction: (r) => [
+    [`real agent compactions compared; ours / theirs in characters (pooled; worst one)`, `${r.compared}; ${f(r.sizeRatio, 2)}× (${f(r.worstSizeRatio, 2)}×)`],
+    ...Object.values(r.kinds).map((k) => [
+      `${k.label}: ours / agents' (ours, theirs, headings-only baseline)`,
+      `${f(k.oursOverTheirs, 2)}× (${f(100 * k.ours, 0)}%, ${f(100 * k.theirs, 0)}%, ${f(100 * k.headingsOnly, 0)}%)`,
+    ]),
+  ],
   tokens: (r) => {
     const t = r.throughput;
     const a = r.append;
