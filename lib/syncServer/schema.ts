@@ -43,6 +43,28 @@ const MIGRATIONS: string[] = [
   );
   CREATE INDEX sync_records_session ON sync_records (space_id, session_key, seq);
   `,
+  `
+  -- Quotas: what each space holds, kept by the pushes (under the lock they already take) so that
+  -- checking a quota reads one row instead of summing a space's records.
+  ALTER TABLE sync_spaces ADD COLUMN bytes bigint NOT NULL DEFAULT 0;
+  ALTER TABLE sync_spaces ADD COLUMN records bigint NOT NULL DEFAULT 0;
+  UPDATE sync_spaces s SET bytes = t.bytes, records = t.records
+    FROM (SELECT space_id, sum(octet_length(body)) AS bytes, count(*) AS records FROM sync_records GROUP BY space_id) t
+   WHERE t.space_id = s.space_id;
+  -- Bodies are ciphertext: compressing them is wasted work, and uncompressed out-of-line values can
+  -- be read in slices (substring) without loading the whole value, which is how pulls stream them.
+  ALTER TABLE sync_records ALTER COLUMN body SET STORAGE EXTERNAL;
+  -- Rate limits shared by every app server: one token bucket per key (lib/syncServer/rateLimit.ts).
+  CREATE TABLE sync_rate_limits (
+    bucket  text PRIMARY KEY,
+    tokens  float8 NOT NULL,
+    at      timestamptz NOT NULL,
+    -- When the bucket will be full again: from then on the row means nothing and may be deleted.
+    full_at timestamptz NOT NULL,
+    allowed boolean NOT NULL
+  );
+  CREATE INDEX sync_rate_limits_full_at ON sync_rate_limits (full_at);
+  `,
 ];
 
 export async function migrate(db: SqlClient): Promise<void> {
