@@ -297,7 +297,7 @@ describe('sync under the server’s limits (real route logic with the limits und
       await a.engine.syncNow();
       const status = await readStatus(a.db);
       expect(status.state).toBe('error');
-      expect(status.message).toMatch(/^Sync cannot send this device’s changes: This sync space is full: it would hold \d+ records, and the server allows 10 records per space \(SYNC_QUOTA_RECORDS\)\. They stay on this device/);
+      expect(status.message).toMatch(/^This sync space is full: it would hold \d+ records, and the server allows 10 records per space \(SYNC_QUOTA_RECORDS\)\. This device’s changes stay here and are not sent/);
       expect(status.pending).toBeGreaterThan(0);
       // Pulling goes on: B's session is here, and so is what B adds later.
       expect((await a.store.getSession(fromB.id))?.title).toBe('From B');

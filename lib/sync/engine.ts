@@ -354,7 +354,7 @@ export class SyncEngine {
           // the limit): this device's changes wait here, and the other devices' still arrive.
           this.pushPaused = {
             until: this.now() + this.quotaRetryMs,
-            message: `Sync cannot send this device’s changes: ${err.message} They stay on this device, and sessions from your other devices still arrive. The server’s operator can raise the limit.`,
+            message: `${err.message} This device’s changes stay here and are not sent; sessions from your other devices still arrive. The server’s operator can raise the limit.`,
           };
         } else if (isCode(err, 'rate_limited')) {
           // Pushed too fast: no push before the time the server named (a sooner one is refused again), pulls meanwhile.
