@@ -21,6 +21,7 @@
  * with a build, or a git ref, which is extracted to /tmp, installed and built
  * once) and the table shows both. `--postgres` runs the servers on a real
  * Postgres (Debian's, started for the run) instead of the embedded database.
+ * `--only pull,create,join,live,growth` runs some of the probes.
  * Writes bench-results/sync-limits.json.
  */
 import { execFileSync } from 'node:child_process';
@@ -44,6 +45,7 @@ const CREATION_RATE = numArg('--rate') ?? 33;
 const JOINS = numArg('--joins') ?? (QUICK ? 400 : 2000);
 const STREAMS = numArg('--streams') ?? (QUICK ? 500 : 2000);
 const GROWTH_SECONDS = numArg('--growth-seconds') ?? (QUICK ? 15 : 60);
+const ONLY = new Set((strArg('--only') ?? 'pull,create,join,live,growth').split(','));
 
 let postgres: PostgresServer | null = null;
 let databases = 0;
@@ -109,42 +111,50 @@ async function probeAll(appDir: string) {
   const rows: [string, string][] = [];
   const row = (name: string, value: string) => rows.push([name, value]);
 
-  let s = await server(appDir);
-  const pull = await probePull(s, { records: RECORDS, recordBytes: RECORD_BYTES });
-  await done(s);
-  out.pull = pull;
-  row('server RSS at rest (after the pushes)', mb(pull.restingRss));
-  row(`one pull?limit=1000 of ${RECORDS} × ${RECORD_BYTES / MiB} MB: response`, `${mb(pull.one.bytes)}, ${pull.one.records} records`);
-  row('  peak RSS growth during it', mb(pull.one.peakRss - pull.restingRss));
-  row('  time', `${fmt(pull.one.ms / 1000, 1)} s`);
-  row('pulling everything: pages, largest page', `${pull.all.pages}, ${mb(pull.all.largestPage)}`);
-  row('  peak RSS growth, time', `${mb(pull.all.peakRss - pull.restingRss)}, ${fmt(pull.all.ms / 1000, 1)} s`);
-  row('  peak RSS growth / largest page', `${fmt((pull.all.peakRss - pull.restingRss) / pull.all.largestPage, 2)} ×`);
+  if (ONLY.has('pull')) {
+    const s = await server(appDir);
+    const pull = await probePull(s, { records: RECORDS, recordBytes: RECORD_BYTES });
+    await done(s);
+    out.pull = pull;
+    row('server RSS at rest (after the pushes)', mb(pull.restingRss));
+    row(`one pull?limit=1000 of ${RECORDS} × ${RECORD_BYTES / MiB} MB: response`, `${mb(pull.one.bytes)}, ${pull.one.records} records`);
+    row('  peak RSS growth during it', mb(pull.one.peakRss - pull.restingRss));
+    row('  time', `${fmt(pull.one.ms / 1000, 1)} s`);
+    row('pulling everything: pages, largest page', `${pull.all.pages}, ${mb(pull.all.largestPage)}`);
+    row('  peak RSS growth, time', `${mb(pull.all.peakRss - pull.restingRss)}, ${fmt(pull.all.ms / 1000, 1)} s`);
+    row('  peak RSS growth / largest page', `${fmt((pull.all.peakRss - pull.restingRss) / pull.all.largestPage, 2)} ×`);
+  }
 
-  s = await server(appDir);
-  const creations = await probeCreations(s.url, { n: CREATIONS, perSecond: CREATION_RATE });
-  await done(s);
-  out.creations = creations;
-  row(`${CREATIONS} space creations at ${CREATION_RATE}/s`, statuses(creations.statuses));
-  row('  Retry-After (s)', creations.retryAfter.length ? `${creations.retryAfter[0]}…${creations.retryAfter.at(-1)}` : '–');
+  if (ONLY.has('create')) {
+    const s = await server(appDir);
+    const creations = await probeCreations(s.url, { n: CREATIONS, perSecond: CREATION_RATE });
+    await done(s);
+    out.creations = creations;
+    row(`${CREATIONS} space creations at ${CREATION_RATE}/s`, statuses(creations.statuses));
+    row('  Retry-After (s)', creations.retryAfter.length ? `${creations.retryAfter[0]}…${creations.retryAfter.at(-1)}` : '–');
+  }
 
-  s = await server(appDir);
-  const { device } = await createSpace(s.url);
-  const joins = await probeWrongJoins(s.url, device!, { n: JOINS, concurrency: 20 });
-  await done(s);
-  out.joins = joins;
-  row(`${JOINS} joins with a wrong code`, statuses(joins.statuses));
+  if (ONLY.has('join')) {
+    const s = await server(appDir);
+    const { device } = await createSpace(s.url);
+    const joins = await probeWrongJoins(s.url, device!, { n: JOINS, concurrency: 20 });
+    await done(s);
+    out.joins = joins;
+    row(`${JOINS} joins with a wrong code`, statuses(joins.statuses));
+  }
 
-  s = await server(appDir);
-  const streamDevice = (await createSpace(s.url)).device!;
-  const live = await probeLiveStreams(s, streamDevice, { n: STREAMS, concurrency: 50 });
-  await done(s);
-  out.live = live;
-  row(`${STREAMS} live streams from one device`, statuses(live.statuses));
-  row('  held open; server RSS growth; open files growth', `${live.held}; ${mb(live.rssGrowth)}; ${live.fdsGrowth}`);
+  if (ONLY.has('live')) {
+    const s = await server(appDir);
+    const streamDevice = (await createSpace(s.url)).device!;
+    const live = await probeLiveStreams(s, streamDevice, { n: STREAMS, concurrency: 50 });
+    await done(s);
+    out.live = live;
+    row(`${STREAMS} live streams from one device`, statuses(live.statuses));
+    row('  held open; server RSS growth; open files growth', `${live.held}; ${mb(live.rssGrowth)}; ${live.fdsGrowth}`);
+  }
 
-  if (GROWTH_SECONDS > 0) {
-    s = await server(appDir);
+  if (ONLY.has('growth') && GROWTH_SECONDS > 0) {
+    const s = await server(appDir);
     const pusher = (await createSpace(s.url)).device!;
     const growth = await probePushGrowth(s.url, pusher, { seconds: GROWTH_SECONDS, recordBytes: MiB, perPush: 4, parallel: 4 });
     await done(s);
