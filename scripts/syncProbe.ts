@@ -97,7 +97,7 @@ function rssOf(pid: number): number {
 }
 
 /** Samples the server's RSS every `everyMs` until stopped; the peak and the samples. */
-export function sampleRss(server: ProbeServer, everyMs = 20) {
+function sampleRss(server: ProbeServer, everyMs = 20) {
   let peak = server.rss();
   const samples: number[] = [];
   const t = setInterval(() => {
@@ -169,10 +169,10 @@ export async function joinSpace(url: string, spaceId: string, spaceAuth: string)
   return { status: res.status, retryAfter: res.headers.get('retry-after'), code: body.code };
 }
 
-export const wrongSpaceAuth = (spaceId: string) => spaceAuthorization(spaceId, toBase64Url(randomBytes(32)));
+const wrongSpaceAuth = (spaceId: string) => spaceAuthorization(spaceId, toBase64Url(randomBytes(32)));
 
 /** Entry records of `bytes` random bytes each (the server cannot tell them from ciphertext). */
-export function randomEntries(n: number, bytes: number) {
+function randomEntries(n: number, bytes: number) {
   const sessionKey = id();
   return Array.from({ length: n }, () => ({ kind: 'entry' as const, key: id(), sessionKey, body: bulkRandom(bytes).toString('base64url') }));
 }

@@ -15,7 +15,7 @@ import type { PageRecord, SyncStore } from './store';
 export const BODY_CHUNK_BYTES = 3 * 256 * 1024;
 
 /** A record that was replaced while its body was being sent: the response cannot be finished truthfully. */
-export class RecordReplacedError extends Error {
+class RecordReplacedError extends Error {
   override name = 'RecordReplacedError';
 }
 

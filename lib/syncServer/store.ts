@@ -42,7 +42,7 @@ export interface PageRecord {
 }
 
 export type Quota = SyncLimits['quota'];
-export const NO_QUOTA: Quota = { bytes: Infinity, records: Infinity, devices: Infinity };
+const NO_QUOTA: Quota = { bytes: Infinity, records: Infinity, devices: Infinity };
 
 export interface SyncStore {
   readonly db: SqlClient;

@@ -51,7 +51,7 @@ let dbCounter = 0;
  * creates and joins spaces from one address, more often than any person
  * would; a test of the limits passes its own.
  */
-export const HARNESS_ENV = { SYNC_RATE_CREATE: 'off', SYNC_RATE_CREATE_TOTAL: 'off', SYNC_RATE_JOIN: 'off', SYNC_RATE_PUSH: 'off', SYNC_RATE_PUSH_BYTES: 'off' };
+const HARNESS_ENV = { SYNC_RATE_CREATE: 'off', SYNC_RATE_CREATE_TOTAL: 'off', SYNC_RATE_JOIN: 'off', SYNC_RATE_PUSH: 'off', SYNC_RATE_PUSH_BYTES: 'off' };
 
 export async function syncHarness(env: Record<string, string> = {}): Promise<SyncHarness> {
   const sql = await openPglite(null);
