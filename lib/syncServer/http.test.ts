@@ -105,7 +105,7 @@ describe('rate limits answer 429 with Retry-After and the limit in words', () =>
     expect((await handlers.push(post('push', b.auth, { records: entries(2, 400_000) }, '203.0.113.5'))).status).toBe(200);
     const tooMuch = await handlers.push(post('push', b.auth, { records: entries(1, 400_000) }, '203.0.113.5'));
     expect(tooMuch.status).toBe(429);
-    expect((await tooMuch.json()).error).toMatch(/^Too much data pushed from this address: at most 1 MB per hour\./);
+    expect((await tooMuch.json()).error).toMatch(/^Too much data pushed from this address: at most 1\.0 MB per hour\./);
   });
 
   it('none of it when the limits are off', async () => {

@@ -1,4 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js';
+import { formatBytes } from '@/lib/format/numbers';
 import { readJsonBody } from '@/lib/providers/body';
 import { equalBytes, fromBase64Url, toBase64Url } from '@/lib/sync/crypto/bytes';
 import {
@@ -71,13 +72,12 @@ function inTime(seconds: number): string {
 function perPeriod(rule: RateRule, unit: (n: number) => string): string {
   for (const [name, s] of [['second', 1], ['minute', 60], ['hour', 3600], ['day', 86_400]] as const) {
     const n = rule.perSecond * s;
-    if (n >= 1 && Number.isInteger(Math.round(n * 1000) / 1000) && Math.abs(n - Math.round(n)) < 1e-6) return `${unit(Math.round(n))} per ${name}`;
+    if (n >= 1 && Math.abs(n - Math.round(n)) < 1e-6) return `${unit(Math.round(n))} per ${name}`;
   }
   return `${unit(Math.round(rule.perSecond * 3600))} per hour`;
 }
 
 const times = (n: number) => `${n}`;
-const megabytes = (n: number) => `${Math.round(n / 1e6)} MB`;
 
 /**
  * Takes from each bucket in turn; the first that refuses answers 429 with
@@ -202,7 +202,7 @@ export function createSyncHandlers(get: GetServer) {
         if ('refused' in b) return b.refused;
         const bytes = b.value.records.reduce((n, r) => n + Math.floor((r.body.length * 3) / 4), 0);
         const perAddress = await rateLimited(server, [
-          { key: `push-bytes:${addressOf(server, request)}`, rule: limits.rate.pushBytes, cost: bytes, what: 'Too much data pushed from this address', unit: megabytes },
+          { key: `push-bytes:${addressOf(server, request)}`, rule: limits.rate.pushBytes, cost: bytes, what: 'Too much data pushed from this address', unit: formatBytes },
         ]);
         if (perAddress) return perAddress;
         return ok(await store.push(who.spaceId, who.deviceId, b.value.records));
