@@ -1,5 +1,6 @@
 // First: Dexie captures the global indexedDB when it loads.
 import 'fake-indexeddb/auto';
+import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpace, readStatus } from '@/lib/db/sync';
 import { importText } from '@/lib/formats';
@@ -261,6 +262,27 @@ describe('sync under the server’s limits (real route logic with the limits und
     await d.store.appendEntries(s.id, null, Array.from({ length: n }, (_, i) => user(`${title} ${i}`)));
     return s;
   };
+
+  it('pull pages cut short by bytes: the device asks again until it has everything, a record larger than a page included', async () => {
+    const lh = await syncHarness({ SYNC_PULL_PAGE_BYTES: '64k' });
+    try {
+      const a = lh.device('A');
+      const b = lh.device('B');
+      const s = await a.store.createSession({ title: 'Large entries' });
+      // Base64 of random bytes deflates only to its 6 bits a character: each entry seals to about 30 KB, one to about 150 KB (more than a page).
+      const texts = Array.from({ length: 12 }, (_, i) => randomBytes(i === 5 ? 150_000 : 30_000).toString('base64'));
+      const added = await a.store.appendEntries(s.id, null, texts.map((t) => user(t)));
+      const { words } = await a.engine.create('A');
+      await a.engine.syncNow();
+      await b.engine.join(words, 'B');
+      await b.engine.syncNow();
+      expect((await b.store.loadSession(s.id))!.entries.map((e) => e.id)).toEqual(added.map((e) => e.id));
+      const pulls = lh.requests.filter((r) => r.device === 'B' && r.path === 'pull');
+      expect(pulls.length).toBeGreaterThanOrEqual(7);
+    } finally {
+      await lh.close();
+    }
+  }, 60_000);
 
   it('a device pushing faster than the server allows waits as long as it is told, says why, and finishes', async () => {
     const lh = await syncHarness({ SYNC_RATE_PUSH: '2/s' });
