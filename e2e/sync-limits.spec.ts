@@ -25,6 +25,8 @@ test.describe('sync limits in the app', () => {
     test.setTimeout(120_000);
     data = mkdtempSync(join(tmpdir(), 'longctx-e2e-limits-'));
     server = await startAppServer({ LONGCTX_DATA_DIR: data, SYNC_QUOTA_RECORDS: '5', SYNC_RATE_CREATE: '1/h' });
+    // A server opens (and migrates) its database at its first sync request: an unauthenticated one does it.
+    expect((await fetch(`${server.url}/api/sync/devices`)).status).toBe(401);
   });
   test.afterAll(async () => {
     await server?.kill();
@@ -34,6 +36,7 @@ test.describe('sync limits in the app', () => {
   test.use({ allowConsoleErrors: [/status of (429|507)/] });
 
   test('a full space: Settings → Sync says so and why, and the session stays marked “Not synced”', async ({ browser }) => {
+    test.setTimeout(120_000);
     const a = await newDevice(browser, server.url);
     await newSession(a);
     // Three turns: the session's metadata and six entries, more than the five records this server allows a space.
@@ -41,7 +44,7 @@ test.describe('sync limits in the app', () => {
     const dialog = await openSync(a);
     await dialog.getByRole('button', { name: 'Create a sync space' }).click();
     const status = dialog.getByRole('status', { name: 'Sync status' });
-    await expect(status).toHaveText(/^Sync error: This sync space is full: it would hold \d+ records, and the server allows 5 records per space \(SYNC_QUOTA_RECORDS\)\./, { timeout: 30_000 });
+    await expect(status).toHaveText(/^Sync error: This sync space is full: it would hold \d+ records, and the server allows 5 records per space \(SYNC_QUOTA_RECORDS\)\./, { timeout: 60_000 });
     await expect(status).toContainText('This device’s changes stay here and are not sent');
     await dialog.getByRole('button', { name: 'Close' }).click();
     await a.getByRole('dialog', { name: 'Settings' }).getByRole('button', { name: 'Cancel' }).click();
