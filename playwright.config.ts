@@ -75,6 +75,12 @@ export default defineConfig({
         OPENAI_COMPATIBLE_NAME: 'Scripted test model',
         OLLAMA_BASE_URL: 'off',
         DEFAULT_MODEL: 'compat:mock-large',
+        // Every sync test creates and joins spaces from this one address, and the embedded database (with
+        // its rate-limit buckets) outlives a run: the per-address allowances of a real server would run
+        // out after a run or two. e2e/sync-limits.spec.ts tests the limits on servers of its own.
+        SYNC_RATE_CREATE: '1000/h',
+        SYNC_RATE_CREATE_TOTAL: '1000/h',
+        SYNC_RATE_JOIN: '1000/h',
       },
     },
   ],

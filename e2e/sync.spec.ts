@@ -1,61 +1,17 @@
-import { type Browser, type Page } from '@playwright/test';
+import { type Page } from '@playwright/test';
 import { exportJsonl } from '../lib/formats/export/jsonl';
 import { codeToWords, newSyncCode } from '../lib/sync/crypto/code';
 import { generateSession } from '../lib/testing/generate';
 import { postgresBinDir } from '../lib/testing/postgresServer';
 import { assistantMessages, chatTurn, contextTokens, expect, newSession, openApp, sendMessage, test, userMessages } from './support/fixtures';
 import { startAppServer, startSyncDatabase, type AppServer } from './support/syncServers';
+import { closeSync, createSpace, joinSpace, newDevice, openSync, sessions } from './support/syncUi';
 
 /**
  * Sync between devices, each a browser context of its own (its own
  * IndexedDB), against real app servers: the suite's own (embedded PGlite),
  * and app servers this file starts on a real Postgres it starts itself.
  */
-
-async function openSync(page: Page) {
-  await page.getByRole('button', { name: 'Settings' }).click();
-  await page.getByRole('dialog', { name: 'Settings' }).getByRole('button', { name: 'Sync', exact: true }).click();
-  const dialog = page.getByRole('dialog', { name: 'Sync' });
-  await expect(dialog).toBeVisible();
-  return dialog;
-}
-
-async function closeSync(page: Page) {
-  await page.getByRole('dialog', { name: 'Sync' }).getByRole('button', { name: 'Close' }).click();
-  await page.getByRole('dialog', { name: 'Settings' }).getByRole('button', { name: 'Cancel' }).click();
-}
-
-/** Creates a space on this device; resolves with the code's words as the dialog shows them. */
-async function createSpace(page: Page): Promise<string> {
-  const dialog = await openSync(page);
-  await dialog.getByRole('button', { name: 'Create a sync space' }).click();
-  await expect(dialog.getByRole('status', { name: 'Sync status' })).toHaveText('Synced', { timeout: 60_000 });
-  await expect(dialog.getByText('Last synced just now')).toBeVisible();
-  await dialog.getByRole('button', { name: 'Show sync code' }).click();
-  const words = (await dialog.getByRole('list', { name: 'Sync code' }).getByRole('listitem').allTextContents()).join(' ');
-  expect(words.split(' ')).toHaveLength(12);
-  await expect(dialog.getByRole('img', { name: /QR code/ })).toBeVisible();
-  await closeSync(page);
-  return words;
-}
-
-async function joinSpace(page: Page, words: string) {
-  const dialog = await openSync(page);
-  await dialog.getByRole('textbox', { name: /Sync code/ }).fill(words);
-  await dialog.getByRole('button', { name: 'Join' }).click();
-}
-
-const sessions = (page: Page) => page.getByRole('navigation', { name: 'Sessions' });
-
-async function newDevice(browser: Browser, url?: string): Promise<Page> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  if (url) {
-    await page.goto(url);
-    await expect(page.getByRole('button', { name: 'New session', exact: true })).toBeVisible();
-  } else await openApp(page);
-  return page;
-}
 
 /** How many of the session tree's rows hold each text (the tree shows every branch). */
 async function expectTreeRows(page: Page, rows: Record<string, number>) {

@@ -89,6 +89,8 @@ function run(cmd: string, argv: string[]): Promise<number> {
   return new Promise((resolve) => spawn(cmd, argv, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } }).on('exit', (c) => resolve(c ?? 1)));
 }
 
+const NO_RATE_LIMITS = { SYNC_RATE_CREATE: 'off', SYNC_RATE_CREATE_TOTAL: 'off', SYNC_RATE_JOIN: 'off', SYNC_RATE_PUSH: 'off', SYNC_RATE_PUSH_BYTES: 'off' };
+
 async function startApp(env: Record<string, string>): Promise<string> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -97,7 +99,9 @@ async function startApp(env: Record<string, string>): Promise<string> {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', OLLAMA_BASE_URL: 'off', ...env },
+    // Fifty simulated devices from one address measure throughput: the per-client rate limits (which
+    // scripts/sync-limits.ts measures) would measure the limits instead.
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', OLLAMA_BASE_URL: 'off', ...NO_RATE_LIMITS, ...env },
   });
   proc.stdout!.on('data', (d) => (log = (log + String(d)).slice(-4000)));
   proc.stderr!.on('data', (d) => (log = (log + String(d)).slice(-4000)));

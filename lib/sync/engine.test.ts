@@ -1,5 +1,6 @@
 // First: Dexie captures the global indexedDB when it loads.
 import 'fake-indexeddb/auto';
+import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpace, readStatus } from '@/lib/db/sync';
 import { importText } from '@/lib/formats';
@@ -253,4 +254,126 @@ describe('sync between two devices (real store, real route logic on PGlite)', ()
     expect(onB.entries).toHaveLength(10_000);
     expect(new SessionTree(onB.entries).pathTo(onB.row.leafId).map((e) => e.id)).toEqual(gen.entries.map((e) => e.id));
   }, 120_000);
+});
+
+describe('sync under the server’s limits (real route logic with the limits under test)', () => {
+  const appendMany = async (d: TestDevice, title: string, n: number) => {
+    const s = await d.store.createSession({ title });
+    await d.store.appendEntries(s.id, null, Array.from({ length: n }, (_, i) => user(`${title} ${i}`)));
+    return s;
+  };
+
+  it('pull pages cut short by bytes: the device asks again until it has everything, a record larger than a page included', async () => {
+    const lh = await syncHarness({ SYNC_PULL_PAGE_BYTES: '64k' });
+    try {
+      const a = lh.device('A');
+      const b = lh.device('B');
+      const s = await a.store.createSession({ title: 'Large entries' });
+      // Base64 of random bytes deflates only to its 6 bits a character: each entry seals to about 30 KB, one to about 150 KB (more than a page).
+      const texts = Array.from({ length: 12 }, (_, i) => randomBytes(i === 5 ? 150_000 : 30_000).toString('base64'));
+      const added = await a.store.appendEntries(s.id, null, texts.map((t) => user(t)));
+      const { words } = await a.engine.create('A');
+      await a.engine.syncNow();
+      await b.engine.join(words, 'B');
+      await b.engine.syncNow();
+      expect((await b.store.loadSession(s.id))!.entries.map((e) => e.id)).toEqual(added.map((e) => e.id));
+      const pulls = lh.requests.filter((r) => r.device === 'B' && r.path === 'pull');
+      expect(pulls.length).toBeGreaterThanOrEqual(7);
+    } finally {
+      await lh.close();
+    }
+  }, 60_000);
+
+  it('a device pushing faster than the server allows waits as long as it is told, says why, and finishes', async () => {
+    const lh = await syncHarness({ SYNC_RATE_PUSH: '2/s' });
+    try {
+      const a = lh.device('A', { batch: { maxRecords: 10, maxBytes: 1_000_000 } });
+      await appendMany(a, 'Many small pushes', 60);
+      a.engine.start();
+      await a.engine.create('A');
+      await expect.poll(async () => (await readStatus(a.db)).message, { timeout: 20_000, interval: 10 }).toMatch(/^Too many pushes from this device: at most 2 per second\. Try again in 1 second\. Sync resumes on its own\.$/);
+      await expect.poll(async () => readStatus(a.db), { timeout: 30_000 }).toMatchObject({ state: 'synced', pending: 0 });
+      const pushes = lh.requests.filter((r) => r.device === 'A' && r.path === 'push');
+      expect(pushes.filter((r) => r.status === 429).length).toBeGreaterThan(0);
+      // After every refusal, the next push came no sooner than the second it was told to wait.
+      pushes.forEach((r, i) => {
+        if (r.status === 429 && pushes[i + 1]) expect(pushes[i + 1]!.at - r.at).toBeGreaterThanOrEqual(950);
+      });
+      const rows = await lh.sql.query<{ n: number }>("SELECT count(*)::int AS n FROM sync_records WHERE kind = 'entry'");
+      expect(rows[0]!.n).toBe(60);
+    } finally {
+      await lh.close();
+    }
+  }, 60_000);
+
+  it('a full space: this device’s changes wait with the reason, pushes are not retried every round, the other devices’ changes still arrive', async () => {
+    const lh = await syncHarness({ SYNC_QUOTA_RECORDS: '10' });
+    try {
+      const a = lh.device('A');
+      const b = lh.device('B');
+      const fromB = await appendMany(b, 'From B', 1);
+      const { words } = await b.engine.create('B');
+      await b.engine.syncNow();
+      await appendMany(a, 'Too much for the space', 30);
+      await a.engine.join(words, 'A');
+      await a.engine.syncNow();
+      const status = await readStatus(a.db);
+      expect(status.state).toBe('error');
+      expect(status.message).toMatch(/^This sync space is full: it would hold \d+ records, and the server allows 10 records per space \(SYNC_QUOTA_RECORDS\)\. This device’s changes stay here and are not sent/);
+      expect(status.pending).toBeGreaterThan(0);
+      // Pulling goes on: B's session is here, and so is what B adds later.
+      expect((await a.store.getSession(fromB.id))?.title).toBe('From B');
+      const [later] = await b.store.appendEntries(fromB.id, null, [user('still arriving')]);
+      await b.engine.syncNow();
+      await a.engine.syncNow();
+      await a.engine.syncNow();
+      expect((await a.store.loadSession(fromB.id))!.entries.map((e) => e.id)).toContain(later!.id);
+      // One refused push, not one per round.
+      expect(lh.requests.filter((r) => r.device === 'A' && r.path === 'push').map((r) => r.status)).toEqual([507]);
+      expect((await readStatus(a.db)).message).toMatch(/This sync space is full/);
+    } finally {
+      await lh.close();
+    }
+  }, 60_000);
+
+  it('live: a stream the server ends when its lifetime is up is reopened at once, and changes keep arriving through it', async () => {
+    const lh = await syncHarness({ SYNC_LIVE_MAX_AGE: '300ms' });
+    try {
+      const a = lh.device('A', { pollMs: 3_600_000 });
+      const b = lh.device('B', { pollMs: 3_600_000 });
+      const s = await a.store.createSession({ title: 'Reconnecting' });
+      const { words } = await a.engine.create('A');
+      await b.engine.join(words, 'B');
+      a.engine.start();
+      b.engine.start();
+      // Three streams at least: the server has ended two, and B opened a new one each time.
+      await expect.poll(() => lh.requests.filter((r) => r.device === 'B' && r.path === 'live' && r.status === 200).length, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+      const [e] = await a.store.appendEntries(s.id, null, [user('after a reconnect')]);
+      // Polling is an hour apart: only a live stream can bring it.
+      await expect.poll(async () => (await b.store.loadSession(s.id))?.entries.map((x) => x.id), { timeout: 5000, interval: 20 }).toEqual([e!.id]);
+      expect(lh.server.live.open()).toBeLessThanOrEqual(2);
+    } finally {
+      await lh.close();
+    }
+  }, 60_000);
+
+  it('live: a stream refused because the device has too many open waits the minute it is told, not a backoff', async () => {
+    const lh = await syncHarness({ SYNC_LIVE_PER_DEVICE: '1' });
+    try {
+      const a = lh.device('A', { pollMs: 3_600_000 });
+      await a.engine.create('A');
+      // Another tab of the same device holds the one stream it may have.
+      const space = (await loadSpace(a.db))!;
+      const other = await lh.handlers.live(new Request('http://127.0.0.1:3000/api/sync/live', { headers: { authorization: `Device ${space.deviceId}.${space.deviceToken}` } }));
+      expect(other.status).toBe(200);
+      a.engine.start();
+      await expect.poll(() => lh.requests.filter((r) => r.device === 'A' && r.path === 'live').map((r) => r.status), { timeout: 5000 }).toEqual([429]);
+      // The engine's own backoff is 20–200 ms here: two seconds later it has still not asked again.
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(lh.requests.filter((r) => r.device === 'A' && r.path === 'live')).toHaveLength(1);
+      await other.body!.cancel();
+    } finally {
+      await lh.close();
+    }
+  }, 30_000);
 });

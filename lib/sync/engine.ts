@@ -32,7 +32,14 @@ export interface EngineOptions {
   pollMs?: number;
   /** Ms between status writes while a round is busy. */
   statusEveryMs?: number;
+  /** After the server refused a push because the space is full, how long before pushing is tried again (pulls go on meanwhile). */
+  quotaRetryMs?: number;
 }
+
+/** The longest the engine waits because the server asked it to (Retry-After), whatever the server says. */
+const MAX_SERVER_WAIT_MS = 60 * 60_000;
+
+const isCode = (err: unknown, code: string): err is SyncHttpError => err instanceof SyncHttpError && err.code === code;
 
 export interface DeviceView extends Omit<DeviceInfo, 'name'> {
   name: string;
@@ -61,8 +68,14 @@ export class SyncEngine {
   private readonly retry: { min: number; max: number };
   private readonly pollMs: number;
   private readonly statusEveryMs: number;
+  private readonly quotaRetryMs: number;
 
   private active: Active | null = null;
+  /**
+   * The server refused this device's pushes for a while: the space is full, or it pushed too fast.
+   * Its changes wait until then (rounds go on pulling), with the sentence that says why.
+   */
+  private pushPaused: { until: number; message: string } | null = null;
   private running: AbortController | null = null;
   private wake: (() => void) | null = null;
   private kicked = false;
@@ -82,6 +95,7 @@ export class SyncEngine {
     this.retry = opts.retryMs ?? { min: 500, max: 5_000 };
     this.pollMs = opts.pollMs ?? 60_000;
     this.statusEveryMs = opts.statusEveryMs ?? 200;
+    this.quotaRetryMs = opts.quotaRetryMs ?? 5 * 60_000;
   }
 
   // ------------------------------------------------------------ joining and leaving
@@ -132,6 +146,7 @@ export class SyncEngine {
       }
     }
     this.active = null;
+    this.pushPaused = null;
     await this.local.forgetSpace();
     this.status = OFF_STATUS;
   }
@@ -169,6 +184,7 @@ export class SyncEngine {
 
   private async enter(config: SpaceConfig, keys: SpaceKeys) {
     await this.local.saveSpace(config);
+    this.pushPaused = null;
     this.active = { config, keys, auth: deviceAuthorization(config.deviceId, config.deviceToken) };
     this.status = { ...OFF_STATUS, state: 'syncing', pending: await this.local.pendingCount() };
     await this.local.writeStatus(this.status);
@@ -245,8 +261,12 @@ export class SyncEngine {
       } catch (err) {
         failures++;
         delay = Math.min(this.retry.max, this.retry.min * 2 ** Math.min(failures - 1, 10));
+        // Asked to slow down: wait as long as the server said, not less (a retry sooner is refused again).
+        if (isCode(err, 'rate_limited') && err.retryAfterMs !== null) delay = Math.max(delay, Math.min(err.retryAfterMs, MAX_SERVER_WAIT_MS));
         await this.fail(err);
       }
+      // Pushes held back: the next round when they may go again (sooner if something wakes it, to pull).
+      if (this.pushPaused) delay = Math.max(0, Math.min(delay, this.pushPaused.until - this.now()));
       if (this.kicked || signal.aborted) continue;
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, delay);
@@ -261,6 +281,7 @@ export class SyncEngine {
 
   private async liveLoop(signal: AbortSignal) {
     let failures = 0;
+    let serverWait = 0;
     while (!signal.aborted) {
       const a = await this.activate().catch(() => null);
       if (!a) {
@@ -277,13 +298,17 @@ export class SyncEngine {
         });
       } catch (err) {
         if (err instanceof SyncHttpError && err.code === 'revoked') this.kick();
+        // Too many streams open (this device's other tabs, or the server's cap): the minute-by-minute rounds go on meanwhile.
+        if (isCode(err, 'rate_limited')) serverWait = Math.min(err.retryAfterMs ?? 60_000, MAX_SERVER_WAIT_MS);
       } finally {
         signal.removeEventListener('abort', stopLive);
       }
-      // Whatever was missed while the stream was down is pulled by the round this starts.
+      // Whatever was missed while the stream was down is pulled by the round this starts. A stream the
+      // server ended (its lifetime, or idle) had delivered events, so failures is 0 and this reconnects at once.
       this.kick();
       failures++;
-      await sleep(Math.min(this.retry.max, this.retry.min * 2 ** Math.min(failures - 1, 10)), signal);
+      await sleep(Math.max(serverWait, Math.min(this.retry.max, this.retry.min * 2 ** Math.min(failures - 1, 10))), signal);
+      serverWait = 0;
     }
   }
 
@@ -299,7 +324,8 @@ export class SyncEngine {
       return;
     }
     const offline = err instanceof SyncOfflineError;
-    await this.setStatus({ state: offline ? 'offline' : 'error', message: offline ? null : errorMessage(err), incoming: null, pending: await this.local.pendingCount().catch(() => this.status.pending) }, true);
+    const message = offline ? null : isCode(err, 'rate_limited') ? `${err.message} Sync resumes on its own.` : errorMessage(err);
+    await this.setStatus({ state: offline ? 'offline' : 'error', message, incoming: null, pending: await this.local.pendingCount().catch(() => this.status.pending) }, true);
   }
 
   private async setStatus(patch: Partial<SyncStatus>, force = false) {
@@ -315,10 +341,33 @@ export class SyncEngine {
     if (!a) return;
     // A round with nothing to send (a pull woken by the live stream) does not flash "Syncing" in the UI.
     const pendingBefore = await this.local.pendingCount();
-    if (pendingBefore > 0 || this.status.state !== 'synced') await this.setStatus({ state: 'syncing', pending: pendingBefore }, true);
-    await this.pushAll(a);
+    // While pushing is paused (the space is full) the status keeps saying so, rather than flashing "Syncing".
+    const paused = this.pushPaused !== null && this.now() < this.pushPaused.until;
+    if (!paused && (pendingBefore > 0 || this.status.state !== 'synced')) await this.setStatus({ state: 'syncing', pending: pendingBefore }, true);
+    if (this.pushPaused && this.now() >= this.pushPaused.until) this.pushPaused = null;
+    if (!this.pushPaused) {
+      try {
+        await this.pushAll(a);
+      } catch (err) {
+        if (isCode(err, 'quota_exceeded')) {
+          // The space is full. Sending again will not help until the server changes (its operator raises
+          // the limit): this device's changes wait here, and the other devices' still arrive.
+          this.pushPaused = {
+            until: this.now() + this.quotaRetryMs,
+            message: `${err.message} This device’s changes stay here and are not sent; sessions from your other devices still arrive. The server’s operator can raise the limit.`,
+          };
+        } else if (isCode(err, 'rate_limited')) {
+          // Pushed too fast: no push before the time the server named (a sooner one is refused again), pulls meanwhile.
+          this.pushPaused = { until: this.now() + Math.min(err.retryAfterMs ?? this.retry.max, MAX_SERVER_WAIT_MS), message: `${err.message} Sync resumes on its own.` };
+        } else throw err;
+      }
+    }
     await this.pullAll(a);
     const pending = await this.local.pendingCount();
+    if (this.pushPaused) {
+      await this.setStatus({ state: 'error', pending, incoming: null, lastSyncAt: this.now(), message: this.pushPaused.message }, true);
+      return;
+    }
     await this.setStatus({ state: pending ? 'syncing' : 'synced', pending, incoming: null, lastSyncAt: this.now(), message: null }, true);
     if (pending) this.kick();
   }

@@ -101,9 +101,12 @@ export const revokeRequest = z.object({ deviceId });
 /**
  * Error codes the client acts on: `unknown_space` (wrong sync code),
  * `unauthorized` (bad key), `revoked` (this device was removed), `invalid` (a
- * malformed request), `too_large`, `unavailable` (the database is down).
+ * malformed request), `too_large` (this request is too big: a smaller one
+ * would pass), `rate_limited` (429: too many requests; wait for Retry-After),
+ * `quota_exceeded` (507: the space holds what the server allows, until
+ * something changes on the server), `unavailable` (the database is down).
  */
-export type SyncErrorCode = 'unknown_space' | 'unauthorized' | 'revoked' | 'invalid' | 'too_large' | 'unavailable' | 'exists';
+export type SyncErrorCode = 'unknown_space' | 'unauthorized' | 'revoked' | 'invalid' | 'too_large' | 'rate_limited' | 'quota_exceeded' | 'unavailable' | 'exists';
 
 /**
  * Credentials travel in the Authorization header, never in a URL (URLs end up

@@ -8,7 +8,8 @@ import type { MetaFields, RemoteChange } from './ports';
 import { hlcString } from './protocol';
 
 /**
- * Records as they travel: the content as JSON, deflated, then sealed with
+ * Records as they travel: the content as JSON, deflated, then padded to a
+ * size bucket (./padding.ts) and sealed with
  * AES-GCM under a context naming the record's kind and opaque key, so the
  * server can neither read a record nor pass one off as another. The real
  * session and entry ids are inside; a reader checks that they hash to the
@@ -21,20 +22,30 @@ export class RecordError extends Error {
 
 const context = (kind: RecordKind, key: string) => `${kind}\0${key}`;
 
-async function seal(keys: SpaceKeys, kind: RecordKind, key: string, content: unknown): Promise<string> {
-  return toBase64Url(await keys.seal(deflateSync(utf8(JSON.stringify(content)), { level: 6 }), context(kind, key)));
+const deflated = (content: unknown) => deflateSync(utf8(JSON.stringify(content)), { level: 6 });
+
+/** What an entry record holds before it is padded and sealed. */
+export function entryPlain(sessionId: string, entry: SessionEntry): Uint8Array {
+  // Token caches are this device's own (counted by its tokenizer version): never synced.
+  const { tokens: _local, ...content } = entry;
+  return deflated({ s: sessionId, e: content });
 }
+
+/** What a session record holds before it is padded and sealed: the metadata, or a tombstone. */
+export function sessionPlain(sessionId: string, hlc: string, meta: MetaFields | null): Uint8Array {
+  return deflated(meta ? { s: sessionId, h: hlc, m: meta } : { s: sessionId, h: hlc, deleted: true });
+}
+
+const seal = async (keys: SpaceKeys, kind: RecordKind, key: string, plain: Uint8Array) => toBase64Url(await keys.seal(plain, context(kind, key)));
 
 export async function entryRecord(keys: SpaceKeys, sessionId: string, entry: SessionEntry): Promise<PushRecord> {
   const key = await keys.entryKey(sessionId, entry.id);
-  // Token caches are this device's own (counted by its tokenizer version): never synced.
-  const { tokens: _local, ...content } = entry;
-  return { kind: 'entry', key, sessionKey: await keys.sessionKey(sessionId), body: await seal(keys, 'entry', key, { s: sessionId, e: content }) };
+  return { kind: 'entry', key, sessionKey: await keys.sessionKey(sessionId), body: await seal(keys, 'entry', key, entryPlain(sessionId, entry)) };
 }
 
 export async function sessionRecord(keys: SpaceKeys, sessionId: string, hlc: string, meta: MetaFields | null): Promise<PushRecord> {
   const key = await keys.sessionKey(sessionId);
-  return { kind: 'session', key, sessionKey: key, hlc, body: await seal(keys, 'session', key, meta ? { s: sessionId, h: hlc, m: meta } : { s: sessionId, h: hlc, deleted: true }) };
+  return { kind: 'session', key, sessionKey: key, hlc, body: await seal(keys, 'session', key, sessionPlain(sessionId, hlc, meta)) };
 }
 
 /** Opens, checks and parses a pulled record. Throws a DecryptError (tampered, foreign) or a RecordError (well sealed but not what it claims). */

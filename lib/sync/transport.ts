@@ -24,9 +24,19 @@ export class SyncHttpError extends Error {
     readonly code: SyncErrorCode | 'http',
     readonly status: number,
     message: string,
+    /** How long the server asked to wait (Retry-After), when it did. */
+    readonly retryAfterMs: number | null = null,
   ) {
     super(message);
   }
+}
+
+/** Retry-After in seconds or as an HTTP date; null when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | null {
+  if (!header) return null;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
 }
 
 /** No answer at all: offline, the server down or restarting. */
@@ -89,7 +99,7 @@ export function httpTransport(opts: { baseUrl: string; fetch: FetchLike }): Sync
         if (res.status >= 502 && res.status <= 504) throw new SyncOfflineError('The sync server is not answering.');
         throw new SyncHttpError('http', res.status, `The sync server answered ${res.status}.`);
       }
-      throw new SyncHttpError(typeof e.code === 'string' ? (e.code as SyncErrorCode) : 'http', res.status, e.error);
+      throw new SyncHttpError(typeof e.code === 'string' ? (e.code as SyncErrorCode) : 'http', res.status, e.error, retryAfterMs(res.headers.get('retry-after')));
     }
     if (parsed === null) throw new SyncHttpError('http', res.status, 'The sync server sent something that is not JSON.');
     return parsed;
@@ -110,7 +120,7 @@ export function httpTransport(opts: { baseUrl: string; fetch: FetchLike }): Sync
       if (!res.ok || !res.body) {
         const body = (await res.json().catch(() => null)) as { error?: string; code?: SyncErrorCode } | null;
         if (!body?.error && res.status >= 502) throw new SyncOfflineError('The sync server is not answering.');
-        throw new SyncHttpError(body?.code ?? 'http', res.status, body?.error ?? `The live stream answered ${res.status}.`);
+        throw new SyncHttpError(body?.code ?? 'http', res.status, body?.error ?? `The live stream answered ${res.status}.`, retryAfterMs(res.headers.get('retry-after')));
       }
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = '';

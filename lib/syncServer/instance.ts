@@ -2,8 +2,11 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join, resolve } from 'node:path';
 import { createSyncHandlers, type SyncServer } from './http';
 import { createLiveHub } from './hub';
+import { readSyncLimits, type SyncLimits } from './limits';
+import { createLiveSlots } from './liveStreams';
 import { openPglite } from './pglite';
 import { openPostgres } from './postgres';
+import { createRateLimiter } from './rateLimit';
 import { migrate } from './schema';
 import type { SqlClient } from './sql';
 import { createSyncStore } from './store';
@@ -22,7 +25,14 @@ export function describeStorage(env: Env): { kind: 'postgres'; url: string } | {
   return { kind: 'pglite', dir: join(resolve(/*turbopackIgnore: true*/ env.LONGCTX_DATA_DIR?.trim() || '.data'), 'pglite') };
 }
 
+/** The server's parts over an open, migrated database. */
+export function createSyncServer(db: SqlClient, limits: SyncLimits): SyncServer {
+  return { store: createSyncStore(db, limits.quota), hub: createLiveHub(db), limits, rates: createRateLimiter(db), live: createLiveSlots(limits.live) };
+}
+
 export async function openSyncServer(env: Env): Promise<SyncServer> {
+  // First: a limit that does not parse is reported before anything is opened.
+  const limits = readSyncLimits(env);
   const where = describeStorage(env);
   let db: SqlClient;
   if (where.kind === 'postgres') db = await openPostgres(where.url);
@@ -31,7 +41,7 @@ export async function openSyncServer(env: Env): Promise<SyncServer> {
     db = await openPglite(where.dir);
   }
   await migrate(db);
-  return { store: createSyncStore(db), hub: createLiveHub(db) };
+  return createSyncServer(db, limits);
 }
 
 /**

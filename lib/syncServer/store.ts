@@ -1,5 +1,7 @@
+import { formatBytes, formatCount } from '@/lib/format/numbers';
 import { fromBase64Url, toBase64Url } from '@/lib/sync/crypto/bytes';
-import type { DeviceInfo, DeviceRegistration, PulledRecord, PushRecord } from '@/lib/sync/protocol';
+import type { DeviceInfo, DeviceRegistration, PushRecord, RecordKind } from '@/lib/sync/protocol';
+import type { SyncLimits } from './limits';
 import type { SqlClient, SqlQueryable } from './sql';
 
 /**
@@ -14,7 +16,7 @@ export type Notice = { s: string; h: number } | { s: string; r: string };
 
 export class SyncStoreError extends Error {
   constructor(
-    readonly code: 'exists' | 'unknown_space',
+    readonly code: 'exists' | 'unknown_space' | 'quota_exceeded',
     message: string,
   ) {
     super(message);
@@ -26,6 +28,21 @@ export interface DeviceAuth {
   tokenVerifier: string;
   revoked: boolean;
 }
+
+/** A record of a pull page, its body not read yet (bodies are streamed: see pull.ts). */
+export interface PageRecord {
+  seq: number;
+  kind: RecordKind;
+  key: string;
+  sessionKey: string;
+  hlc: string | null;
+  device: string;
+  /** Bytes of its body. */
+  size: number;
+}
+
+export type Quota = SyncLimits['quota'];
+const NO_QUOTA: Quota = { bytes: Infinity, records: Infinity, devices: Infinity };
 
 export interface SyncStore {
   readonly db: SqlClient;
@@ -39,15 +56,31 @@ export interface SyncStore {
   listDevices(spaceId: string): Promise<DeviceInfo[]>;
   /** False when the device is not in the space. */
   revokeDevice(spaceId: string, deviceId: string): Promise<boolean>;
+  /** Stores a batch in one transaction; refuses it whole (quota_exceeded) when the space would hold more than its quota. */
   push(spaceId: string, deviceId: string, records: readonly PushRecord[]): Promise<{ stored: number; head: number }>;
-  pull(spaceId: string, after: number, limit: number, sessionKey?: string): Promise<{ records: PulledRecord[]; checkpoint: number; head: number; more: boolean }>;
+  /**
+   * The records of one pull page, without their bodies: at most `limit`, and
+   * as many as fit in `maxBytes` of bodies (always at least one, however large).
+   */
+  pullPage(spaceId: string, after: number, opts: { limit: number; maxBytes: number; sessionKey?: string }): Promise<{ records: PageRecord[]; more: boolean }>;
+  /** The bodies of these records, by seq; a record replaced since the page was read is missing. */
+  bodies(spaceId: string, seqs: readonly number[]): Promise<Map<number, Uint8Array>>;
+  /** `length` bytes of one record's body from `offset`, read from the database in place; null when the record was replaced. */
+  bodySlice(spaceId: string, seq: number, offset: number, length: number): Promise<Uint8Array | null>;
+  /** What the space holds, as its quota counts it. */
+  usage(spaceId: string): Promise<{ bytes: number; records: number; devices: number }>;
   head(spaceId: string): Promise<number>;
 }
 
 /** Rows per INSERT statement: well under Postgres's 65,535 parameters at 8 per row. */
 const INSERT_ROWS = 500;
 
-export function createSyncStore(db: SqlClient): SyncStore {
+const asBytes = (v: Uint8Array) => (v instanceof Uint8Array ? v : new Uint8Array(v as ArrayBuffer));
+
+const full = (what: string, has: string, quota: string, variable: string) =>
+  new SyncStoreError('quota_exceeded', `This sync space is full: it would hold ${has} ${what}, and the server allows ${quota} per space (${variable}).`);
+
+export function createSyncStore(db: SqlClient, quota: Quota = NO_QUOTA): SyncStore {
   const notify = (tx: SqlQueryable, notice: Notice) => tx.query('SELECT pg_notify($1, $2)', [CHANNEL, JSON.stringify(notice)]);
 
   const head = async (q: SqlQueryable, spaceId: string) => {
@@ -81,7 +114,22 @@ export function createSyncStore(db: SqlClient): SyncStore {
     },
 
     async addDevice(spaceId, device) {
-      if ((await insertDevice(db, spaceId, device)).length === 0) throw new SyncStoreError('exists', 'This device id is taken.');
+      await db.transaction(async (tx) => {
+        // The space's row is the lock: two devices joining at once are counted one after the other.
+        const space = await tx.query('SELECT 1 FROM sync_spaces WHERE space_id = $1 FOR UPDATE', [spaceId]);
+        if (!space[0]) throw new SyncStoreError('unknown_space', 'No sync space with this id.');
+        if (quota.devices < Infinity) {
+          const rows = await tx.query<{ n: number | string }>('SELECT count(*) AS n FROM sync_devices WHERE space_id = $1 AND revoked_at IS NULL', [spaceId]);
+          const n = Number(rows[0]!.n);
+          if (n >= quota.devices) {
+            throw new SyncStoreError(
+              'quota_exceeded',
+              `This sync space already has ${formatCount(n)} devices, the most the server allows (SYNC_QUOTA_DEVICES). Remove one in Settings → Sync on another device, then join again.`,
+            );
+          }
+        }
+        if ((await insertDevice(tx, spaceId, device)).length === 0) throw new SyncStoreError('exists', 'This device id is taken.');
+      });
     },
 
     async device(deviceId) {
@@ -128,11 +176,27 @@ export function createSyncStore(db: SqlClient): SyncStore {
       return db.transaction(async (tx) => {
         // The lock that makes sequence numbers safe to read by checkpoint: until this transaction
         // commits, no other push to the space can take a number, so N+1 never commits before N.
-        const locked = await tx.query<{ next_seq: number | string }>('SELECT next_seq FROM sync_spaces WHERE space_id = $1 FOR UPDATE', [spaceId]);
+        // It also serialises the space's quota counters.
+        const locked = await tx.query<{ next_seq: number | string; bytes: number | string; records: number | string }>(
+          'SELECT next_seq, bytes, records FROM sync_spaces WHERE space_id = $1 FOR UPDATE',
+          [spaceId],
+        );
         if (!locked[0]) throw new SyncStoreError('unknown_space', 'No sync space with this id.');
         let next = Number(locked[0].next_seq);
         let stored = 0;
         let last = 0;
+        // What the space holds afterwards: a replaced session record gives back the size of the one it replaces.
+        let bytes = Number(locked[0].bytes);
+        let count = Number(locked[0].records);
+        const sessionKeys = records.filter((r) => r.kind === 'session').map((r) => r.key);
+        const replaced = new Map<string, number>();
+        if (sessionKeys.length) {
+          const rows = await tx.query<{ record_key: string; size: number | string }>(
+            "SELECT record_key, octet_length(body) AS size FROM sync_records WHERE space_id = $1 AND kind = 'session' AND record_key = ANY($2::text[])",
+            [spaceId, sessionKeys],
+          );
+          for (const r of rows) replaced.set(r.record_key, Number(r.size));
+        }
         for (let i = 0; i < records.length; i += INSERT_ROWS) {
           const slice = records.slice(i, i + INSERT_ROWS);
           const params: unknown[] = [];
@@ -143,39 +207,79 @@ export function createSyncStore(db: SqlClient): SyncStore {
           });
           // Entries are immutable: a second push of one changes nothing. A session record replaces
           // the stored one only when its clock is later (last writer wins), and takes a new seq.
-          const rows = await tx.query<{ seq: number | string }>(
+          const rows = await tx.query<{ seq: number | string; kind: RecordKind; record_key: string; size: number | string }>(
             `INSERT INTO sync_records (space_id, seq, kind, record_key, session_key, hlc, body, device_id)
              VALUES ${values.join(', ')}
              ON CONFLICT (space_id, kind, record_key) DO UPDATE
                SET seq = EXCLUDED.seq, hlc = EXCLUDED.hlc, body = EXCLUDED.body, device_id = EXCLUDED.device_id
                WHERE sync_records.kind = 'session' AND EXCLUDED.hlc > sync_records.hlc
-             RETURNING seq`,
+             RETURNING seq, kind, record_key, octet_length(body) AS size`,
             params,
           );
           stored += rows.length;
-          for (const r of rows) last = Math.max(last, Number(r.seq));
+          for (const r of rows) {
+            last = Math.max(last, Number(r.seq));
+            const before = r.kind === 'session' ? replaced.get(r.record_key) : undefined;
+            bytes += Number(r.size) - (before ?? 0);
+            if (before === undefined) count++;
+          }
           next += slice.length;
         }
+        // Checked after the writes, which know what was new: a retried batch of records the space
+        // already holds adds nothing and passes even when the space is full. Refused, it rolls back whole.
+        if (bytes > quota.bytes) throw full('bytes', formatBytes(bytes), formatBytes(quota.bytes), 'SYNC_QUOTA_BYTES');
+        if (count > quota.records) throw full('records', formatCount(count), `${formatCount(quota.records)} records`, 'SYNC_QUOTA_RECORDS');
         // Numbers of records that changed nothing are skipped, not reused: gaps are harmless, readers only need order.
         // The head is the last number handed out, so it may name a gap.
-        await tx.query('UPDATE sync_spaces SET next_seq = $2 WHERE space_id = $1', [spaceId, next]);
+        await tx.query('UPDATE sync_spaces SET next_seq = $2, bytes = $3, records = $4 WHERE space_id = $1', [spaceId, next, bytes, count]);
         // Delivered at commit, to every app server listening: their live streams tell their devices to pull.
         if (stored) await notify(tx, { s: spaceId, h: last });
         return { stored, head: next - 1 };
       });
     },
 
-    async pull(spaceId, after, limit, sessionKey) {
-      const rows = await db.query<{ seq: number | string; kind: 'entry' | 'session'; record_key: string; session_key: string; hlc: string | null; body: Uint8Array; device_id: string }>(
-        `SELECT seq, kind, record_key, session_key, hlc, body, device_id FROM sync_records
+    async pullPage(spaceId, after, { limit, maxBytes, sessionKey }) {
+      // Sizes come from the stored value's header (octet_length does not read an out-of-line body).
+      const rows = await db.query<{ seq: number | string; kind: RecordKind; record_key: string; session_key: string; hlc: string | null; device_id: string; size: number | string }>(
+        `SELECT seq, kind, record_key, session_key, hlc, device_id, octet_length(body) AS size FROM sync_records
           WHERE space_id = $1 AND seq > $2 ${sessionKey ? 'AND session_key = $4' : ''}
           ORDER BY seq LIMIT $3`,
         sessionKey ? [spaceId, after, limit, sessionKey] : [spaceId, after, limit],
       );
-      // Read after the page, so the head is never behind it (a push may commit in between).
-      const h = await head(db, spaceId);
-      const records: PulledRecord[] = rows.map((r) => ({ seq: Number(r.seq), kind: r.kind, key: r.record_key, sessionKey: r.session_key, hlc: r.hlc, body: toBase64Url(r.body), device: r.device_id }));
-      return { records, checkpoint: records.at(-1)?.seq ?? after, head: h, more: records.length === limit };
+      const records: PageRecord[] = [];
+      let bytes = 0;
+      for (const r of rows) {
+        const size = Number(r.size);
+        if (records.length > 0 && bytes + size > maxBytes) break;
+        bytes += size;
+        records.push({ seq: Number(r.seq), kind: r.kind, key: r.record_key, sessionKey: r.session_key, hlc: r.hlc, device: r.device_id, size });
+      }
+      return { records, more: records.length < rows.length || rows.length === limit };
+    },
+
+    async bodies(spaceId, seqs) {
+      const rows = await db.query<{ seq: number | string; body: Uint8Array }>('SELECT seq, body FROM sync_records WHERE space_id = $1 AND seq = ANY($2::bigint[])', [spaceId, seqs]);
+      return new Map(rows.map((r) => [Number(r.seq), asBytes(r.body)]));
+    },
+
+    async bodySlice(spaceId, seq, offset, length) {
+      // substring() of an uncompressed out-of-line value reads only the chunks it needs (schema: STORAGE EXTERNAL).
+      const rows = await db.query<{ part: Uint8Array }>('SELECT substring(body FROM $3::int FOR $4::int) AS part FROM sync_records WHERE space_id = $1 AND seq = $2', [
+        spaceId,
+        seq,
+        offset + 1,
+        length,
+      ]);
+      return rows[0] ? asBytes(rows[0].part) : null;
+    },
+
+    async usage(spaceId) {
+      const rows = await db.query<{ bytes: number | string; records: number | string; devices: number | string }>(
+        'SELECT bytes, records, (SELECT count(*) FROM sync_devices d WHERE d.space_id = s.space_id AND d.revoked_at IS NULL) AS devices FROM sync_spaces s WHERE space_id = $1',
+        [spaceId],
+      );
+      if (!rows[0]) throw new SyncStoreError('unknown_space', 'No sync space with this id.');
+      return { bytes: Number(rows[0].bytes), records: Number(rows[0].records), devices: Number(rows[0].devices) };
     },
 
     head: (spaceId) => head(db, spaceId),

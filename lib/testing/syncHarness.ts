@@ -8,11 +8,11 @@ import { nobleBackend } from '@/lib/sync/crypto/backend';
 import { SyncEngine, type EngineOptions } from '@/lib/sync/engine';
 import { httpTransport, type FetchLike, type SyncTransport } from '@/lib/sync/transport';
 import { createSyncHandlers, type SyncHandlers, type SyncServer } from '@/lib/syncServer/http';
-import { createLiveHub } from '@/lib/syncServer/hub';
+import { createSyncServer } from '@/lib/syncServer/instance';
+import { readSyncLimits } from '@/lib/syncServer/limits';
 import { openPglite } from '@/lib/syncServer/pglite';
 import { migrate } from '@/lib/syncServer/schema';
 import type { SqlClient } from '@/lib/syncServer/sql';
-import { createSyncStore } from '@/lib/syncServer/store';
 
 /**
  * Devices and a sync server in one process, for unit tests of the protocol:
@@ -34,6 +34,8 @@ export interface TestDevice {
 
 export interface SyncHarness {
   sql: SqlClient;
+  /** Every request the devices made, with the answer's status and when it came (ms, performance.now). */
+  requests: { device: string; path: string; status: number; at: number }[];
   server: SyncServer;
   handlers: SyncHandlers;
   device(name: string, opts?: Partial<EngineOptions>): TestDevice;
@@ -44,10 +46,17 @@ export interface SyncHarness {
 
 let dbCounter = 0;
 
-export async function syncHarness(): Promise<SyncHarness> {
+/**
+ * Limits for the harness's server: the defaults, except that every test
+ * creates and joins spaces from one address, more often than any person
+ * would; a test of the limits passes its own.
+ */
+const HARNESS_ENV = { SYNC_RATE_CREATE: 'off', SYNC_RATE_CREATE_TOTAL: 'off', SYNC_RATE_JOIN: 'off', SYNC_RATE_PUSH: 'off', SYNC_RATE_PUSH_BYTES: 'off' };
+
+export async function syncHarness(env: Record<string, string> = {}): Promise<SyncHarness> {
   const sql = await openPglite(null);
   await migrate(sql);
-  const server: SyncServer = { store: createSyncStore(sql), hub: createLiveHub(sql) };
+  const server: SyncServer = createSyncServer(sql, readSyncLimits({ ...HARNESS_ENV, ...env }));
   const handlers = createSyncHandlers(async () => server);
   const routes: Record<string, (r: Request) => Promise<Response>> = {
     space: handlers.createSpace,
@@ -59,9 +68,11 @@ export async function syncHarness(): Promise<SyncHarness> {
     revoke: handlers.revoke,
   };
   const devices: TestDevice[] = [];
+  const requests: SyncHarness['requests'] = [];
 
   const harness: SyncHarness = {
     sql,
+    requests,
     server,
     handlers,
     device(name, opts = {}) {
@@ -72,6 +83,7 @@ export async function syncHarness(): Promise<SyncHarness> {
         if (offline) throw new TypeError('fetch failed');
         const path = new URL(input).pathname.replace('/api/sync/', '');
         const res = await routes[path]!(new Request(input, init));
+        requests.push({ device: name, path, status: res.status, at: performance.now() });
         if (path === 'push' && lose > 0) {
           lose--;
           await res.arrayBuffer();

@@ -1,3 +1,4 @@
+import { bucketFor } from '../padding';
 import { concatBytes, randomBytes, toBase64Url, utf8 } from './bytes';
 import { defaultBackend, type AesGcm, type CryptoBackend } from './backend';
 
@@ -14,8 +15,24 @@ import { defaultBackend, type AesGcm, type CryptoBackend } from './backend';
  *   stable opaque ids (what idempotent pushes need) and never the real ones.
  */
 const SALT = utf8('longctx-sync/v1');
-const VERSION = 1;
 const IV_BYTES = 12;
+const TAG_BYTES = 16;
+/**
+ * Sealed layouts, told apart by their first byte:
+ * - 1: `1 ‖ IV ‖ AES-GCM(plain)`, unpadded (written until padding came; still read).
+ * - 2: `2 ‖ IV ‖ AES-GCM(length (u32, big-endian) ‖ plain ‖ zeros)`, padded so the whole is one of
+ *   the sizes of ../padding.ts. Its authenticated data names the version, so a server that
+ *   rewrites the first byte makes the record fail to open rather than be read the other way.
+ */
+const V1 = 1;
+const V2 = 2;
+const HEADER_BYTES = 1 + IV_BYTES;
+const LENGTH_BYTES = 4;
+/** What a v2 record adds to its content: version, IV, length and tag. */
+export const SEAL_OVERHEAD = HEADER_BYTES + LENGTH_BYTES + TAG_BYTES;
+
+/** The size of the sealed (v2) record holding `plainBytes` bytes: what the server sees. */
+export const sealedSize = (plainBytes: number) => bucketFor(plainBytes + SEAL_OVERHEAD);
 
 export interface SpaceKeys {
   readonly spaceId: string;
@@ -25,9 +42,9 @@ export interface SpaceKeys {
   sessionKey(sessionId: string): Promise<string>;
   /** The opaque id of an entry, unique across the space. */
   entryKey(sessionId: string, entryId: string): Promise<string>;
-  /** Encrypts with a fresh random IV; `context` is authenticated, not stored (the reader supplies it again). */
+  /** Pads (to a size bucket) and encrypts with a fresh random IV; `context` is authenticated, not stored (the reader supplies it again). */
   seal(plain: Uint8Array, context: string): Promise<Uint8Array>;
-  /** Rejects when anything was changed: the bytes, or the context they were sealed for. */
+  /** Rejects when anything was changed: the bytes, or the context they were sealed for. Reads both layouts (padded or not). */
   open(sealed: Uint8Array, context: string): Promise<Uint8Array>;
 }
 
@@ -50,7 +67,7 @@ export async function deriveSpaceKeys(code: Uint8Array, backend: CryptoBackend =
   const mac = await backend.hmacSha256(idKey);
   const aes: AesGcm = await backend.aesGcm(encKey);
   // The space id is part of every authenticated context: a record copied from one space into another does not open.
-  const aad = (context: string) => utf8(`${spaceId}\0${context}`);
+  const aad = (version: number, context: string) => utf8(version === V1 ? `${spaceId}\0${context}` : `${spaceId}\0${context}\0v${version}`);
   const opaque = async (parts: string[]) => toBase64Url((await mac(utf8(parts.join('\0')))).subarray(0, 16));
   // Every entry record names its session: one HMAC per session, not per entry.
   const sessionKeys = new Map<string, Promise<string>>();
@@ -66,15 +83,28 @@ export async function deriveSpaceKeys(code: Uint8Array, backend: CryptoBackend =
     entryKey: (sessionId, entryId) => opaque(['entry', sessionId, entryId]),
     async seal(plain, context) {
       const iv = randomBytes(IV_BYTES);
-      return concatBytes(Uint8Array.of(VERSION), iv, await aes.encrypt(iv, plain, aad(context)));
+      // Zero-filled: the bytes after the content are the padding.
+      const inner = new Uint8Array(sealedSize(plain.length) - HEADER_BYTES - TAG_BYTES);
+      new DataView(inner.buffer).setUint32(0, plain.length);
+      inner.set(plain, LENGTH_BYTES);
+      return concatBytes(Uint8Array.of(V2), iv, await aes.encrypt(iv, inner, aad(V2, context)));
     },
     async open(sealed, context) {
-      if (sealed.length < 1 + IV_BYTES + 16 || sealed[0] !== VERSION) throw new DecryptError('Not a sync record of a known version.');
+      const version = sealed[0];
+      if (sealed.length < HEADER_BYTES + TAG_BYTES || (version !== V1 && version !== V2)) throw new DecryptError('Not a sync record of a known version.');
+      let inner: Uint8Array;
       try {
-        return await aes.decrypt(sealed.subarray(1, 1 + IV_BYTES), sealed.subarray(1 + IV_BYTES), aad(context));
+        inner = await aes.decrypt(sealed.subarray(1, HEADER_BYTES), sealed.subarray(HEADER_BYTES), aad(version, context));
       } catch {
         throw new DecryptError('A record failed its integrity check: it was changed after it was written, or belongs to another space.');
       }
+      if (version === V1) return inner;
+      // Authentic, so written by a device of the space: a bad length or padding is a bug there, not tampering, but is refused all the same.
+      const length = inner.length >= LENGTH_BYTES ? new DataView(inner.buffer, inner.byteOffset, inner.byteLength).getUint32(0) : -1;
+      if (length < 0 || length > inner.length - LENGTH_BYTES || inner.subarray(LENGTH_BYTES + length).some((b) => b !== 0)) {
+        throw new DecryptError('A record’s padding is malformed.');
+      }
+      return inner.subarray(LENGTH_BYTES, LENGTH_BYTES + length);
     },
   };
 }
