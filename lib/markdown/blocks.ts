@@ -36,6 +36,9 @@ const parser = unified().use(remarkParse).use(remarkGfm).use(remarkMath).freeze(
 /** A definition anywhere lets a link or footnote reference in another block resolve: never split such a text. */
 const DEFINITION = /^ {0,3}\[[^\]\n]+\]:/m;
 
+/** Text that ends with a blank line (and any indentation of the next line). */
+const AFTER_BLANK_LINE = /\n[ \t]*\n[ \t]*$/;
+
 const EMPTY: BlockSplit = { text: '', blocks: [], stableLength: 0 };
 
 /**
@@ -47,8 +50,14 @@ export function splitBlocks(text: string, previous: BlockSplit = EMPTY): BlockSp
   if (DEFINITION.test(text)) return { text, blocks: [], stableLength: 0 };
   const base = previous.stableLength > 0 && text.length >= previous.text.length && text.startsWith(previous.text) ? previous : EMPTY;
   const from = base.stableLength;
-  const tree = parser.parse(text.slice(from)) as Node;
-  const starts = (tree.children ?? []).map((n) => n.position?.start.offset).filter((o): o is number => o !== undefined);
+  const tail = text.slice(from);
+  const tree = parser.parse(tail) as Node;
+  // A block that follows the previous one without a blank line may parse differently alone (a list that
+  // interrupts a paragraph obeys stricter rules), so only a start after a blank line is a place to cut.
+  const starts = (tree.children ?? [])
+    .map((n) => n.position?.start.offset)
+    .filter((o): o is number => o !== undefined)
+    .filter((o, i) => i === 0 || AFTER_BLANK_LINE.test(tail.slice(0, o)));
   if (starts.length < 2) return base === previous && base.text === text ? base : { ...base, text };
   const blocks = [...base.blocks];
   // Each block runs from its own start to the next one's; the first one also takes any leading blank lines.

@@ -15,11 +15,11 @@
  *   that only its top ⌊log₂ E⌋ + 1 bits remain (E = ⌊log₂ length⌋), which
  *   costs at most 12 % and leaves O(log log n) bits of the size.
  *
- * Measured on every session of fixtures/real (2,466 records, 2.19 MB sealed,
- * `npx tsx scripts/padding-report.ts`): 29 % more bytes, 21 distinct sizes
- * (724 without padding), about 1.1 bits of size information per record
- * (8.6 without). Pure powers of two from 512 bytes cost 46 % for the same
- * 1.1 bits; Padmé alone costs 3 % but leaves 4.5 bits and keeps short
+ * Measured on every session of fixtures/real (13,027 records, 7.80 MB sealed,
+ * `npx tsx scripts/padding-report.ts`): 36 % more bytes, 39 distinct sizes
+ * (1,468 without padding), about 1.0 bit of size information per record
+ * (8.5 without). Pure powers of two from 512 bytes cost 45 % for the same
+ * 0.9 bits; Padmé alone costs 2.4 % but leaves 4.4 bits and keeps short
  * messages distinguishable; scripts/padding-report.ts prints the comparison.
  */
 
