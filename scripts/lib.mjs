@@ -31,12 +31,31 @@ export function buildIsStale() {
   return newestMtime(sources) > built;
 }
 
-/** Runs a command with inherited stdio; resolves with its exit code. */
+const FORWARDED_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/**
+ * Runs a command with inherited stdio; resolves with its exit code. A signal
+ * this process gets while the command runs is passed on to it, and once the
+ * command has stopped this process ends by the same signal, as it would have
+ * without the command: a SIGTERM to `npm start` during the build stops the
+ * build and then the script, and no child outlives the script that started it.
+ */
 export function run(cmd, args, opts = {}) {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { stdio: 'inherit', cwd: ROOT, ...opts, env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...opts.env } });
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-    child.on('error', () => resolve(127));
+    let received = null;
+    const forward = (signal) => {
+      received = signal;
+      child.kill(signal);
+    };
+    for (const s of FORWARDED_SIGNALS) process.on(s, forward);
+    const done = (code) => {
+      for (const s of FORWARDED_SIGNALS) process.off(s, forward);
+      if (received) process.kill(process.pid, received);
+      else resolve(code);
+    };
+    child.on('exit', (code, signal) => done(code ?? (signal ? 1 : 0)));
+    child.on('error', () => done(127));
   });
 }
 

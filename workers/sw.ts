@@ -74,7 +74,8 @@ self.addEventListener('install', (event) => {
     (async () => {
       try {
         const response = await fetch(SHELL_URL, { cache: 'no-store', credentials: 'same-origin' });
-        if (response.ok) await (await caches.open(SHELL_CACHE)).put(SHELL_URL, response);
+        // Redirected means not signed in (an exposed server sends / to /signin): that page is not the app to open offline.
+        if (response.ok && !response.redirected) await (await caches.open(SHELL_CACHE)).put(SHELL_URL, response);
       } catch {
         // Offline while installing: the first online load stores the page instead.
       }

@@ -47,8 +47,18 @@ export interface Refusal {
   message: string;
 }
 
-/** `json-post`: a POST whose body is JSON (the model routes). `get`: a read, which only needs the Host check. */
-export type RouteKind = 'json-post' | 'get';
+/**
+ * `json-post`: a POST whose body is JSON (the model routes). `form-post`: the
+ * same checks, but an HTML form's body is accepted too (the sign-in page works
+ * without scripts). `get`: a read, which only needs the Host check.
+ */
+export type RouteKind = 'json-post' | 'form-post' | 'get';
+
+const FORM_OR_JSON_REQUIRED = 'Request body must be JSON (Content-Type: application/json) or a form (application/x-www-form-urlencoded).';
+
+export function isFormContentType(value: string | null): boolean {
+  return /^application\/x-www-form-urlencoded\s*(?:;|$)/i.test(value ?? '');
+}
 
 export function readGuardPolicy(env: Env): GuardPolicy {
   const allowedHosts: string[] = [];
@@ -125,7 +135,9 @@ export function checkRequest(req: RequestFacts, route: RouteKind, policy: GuardP
   if (site !== null && site !== 'same-origin' && site !== 'none') {
     return forbidden(`Cross-site request refused: the browser says it comes from a ${site} page.`);
   }
-  if (!isJsonContentType(req.headers.get('content-type'))) return { status: 415, kind: 'invalid_request', message: JSON_REQUIRED };
+  const type = req.headers.get('content-type');
+  if (route === 'form-post') return isJsonContentType(type) || isFormContentType(type) ? null : { status: 415, kind: 'invalid_request', message: FORM_OR_JSON_REQUIRED };
+  if (!isJsonContentType(type)) return { status: 415, kind: 'invalid_request', message: JSON_REQUIRED };
   return null;
 }
 
