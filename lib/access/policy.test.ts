@@ -86,9 +86,10 @@ describe('the access policy', () => {
 
 describe('defaults on an exposed server', () => {
   it('takes no base URLs from browsers unless the operator set a policy', () => {
-    expect(withExposedDefaults({}, true).ALLOW_CLIENT_BASE_URLS).toBe('none');
+    const none: Record<string, string | undefined> = {};
+    expect(withExposedDefaults(none, true).ALLOW_CLIENT_BASE_URLS).toBe('none');
     expect(withExposedDefaults({ ALLOW_CLIENT_BASE_URLS: ' ' }, true).ALLOW_CLIENT_BASE_URLS).toBe('none');
     expect(withExposedDefaults({ ALLOW_CLIENT_BASE_URLS: 'loopback' }, true).ALLOW_CLIENT_BASE_URLS).toBe('loopback');
-    expect(withExposedDefaults({}, false).ALLOW_CLIENT_BASE_URLS).toBeUndefined();
+    expect(withExposedDefaults(none, false).ALLOW_CLIENT_BASE_URLS).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { onServerShutdown, runShutdownClosers, serverRuntime, setServerRuntime } from './runtime';
+import type * as Runtime from './runtime';
 
 afterEach(() => setServerRuntime(undefined));
 
@@ -7,7 +8,7 @@ describe('the launcher’s state', () => {
   it('is shared through globalThis, so separately bundled copies of this module see it', async () => {
     setServerRuntime({ listenHost: '0.0.0.0', draining: false, startedAt: 5 });
     // A second copy of the module, as Next's bundles and the launcher each have one.
-    const copy = (await import(/* @vite-ignore */ `./runtime.ts?copy=${Date.now()}`)) as typeof import('./runtime');
+    const copy = (await import(/* @vite-ignore */ `./runtime.ts?copy=${Date.now()}`)) as typeof Runtime;
     expect(copy.serverRuntime()).toEqual({ listenHost: '0.0.0.0', draining: false, startedAt: 5 });
     expect(serverRuntime()).toBe(copy.serverRuntime());
   });
