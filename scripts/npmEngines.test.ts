@@ -36,9 +36,9 @@ function systemNode(): { node: string; npmCli: string; major: number } | null {
 const sys = systemNode();
 const PATH = '/usr/bin:/bin';
 
-/** npm as a fresh machine runs it: its own Node, a PATH without this project's tools. */
+/** npm as a fresh machine runs it: its own Node, a PATH without this project's tools (and no NODE_ENV, which would drop the dev packages). */
 function npm(node: string, args: string[], extraEnv: Record<string, string> = {}) {
-  const r = spawnSync(node, [sys!.npmCli, ...args], { cwd: ROOT, encoding: 'utf8', env: { PATH, HOME: process.env.HOME ?? '/root', ...extraEnv }, timeout: 120_000 });
+  const r = spawnSync(node, [sys!.npmCli, ...args], { cwd: ROOT, encoding: 'utf8', env: { PATH, HOME: process.env.HOME ?? '/root', ...extraEnv } as Partial<NodeJS.ProcessEnv> as NodeJS.ProcessEnv, timeout: 120_000 });
   return { status: r.status, out: `${r.stdout}\n${r.stderr}` };
 }
 

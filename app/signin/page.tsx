@@ -5,7 +5,8 @@ import { SignInForm } from '@/components/access/SignInForm';
 import { currentAccessPolicy } from '@/lib/access/current';
 import { safeNextPath } from '@/lib/access/gate';
 
-export const metadata: Metadata = { title: 'Sign in — Longctx' };
+// same-origin: the form's POST then carries this page's Origin (under the app-wide no-referrer it would say "null").
+export const metadata: Metadata = { title: 'Sign in — Longctx', referrer: 'same-origin' };
 
 type Search = Record<string, string | string[] | undefined>;
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);

@@ -40,6 +40,17 @@ function refusal(status: 401 | 429 | 503, message: string, extra: Record<string,
   return Response.json(body, { status, headers: { ...noStore, ...extra } });
 }
 
+/**
+ * The sign-in page's address with these parameters, as a path: a Location
+ * relative to the request. Next builds a handler's request.url from the
+ * address it listens on (http://0.0.0.0:3000), not from what the browser
+ * asked for, so an absolute URL made from it would send the browser away.
+ */
+export function signInLocation(params: Record<string, string> = {}): string {
+  const query = new URLSearchParams(Object.entries(params).filter(([k, v]) => v && !(k === 'next' && v === '/'))).toString();
+  return query ? `${SIGN_IN_PAGE}?${query}` : SIGN_IN_PAGE;
+}
+
 /** Where to go after signing in: a path on this site, never another site (`//evil.example`, `/\evil.example`). */
 export function safeNextPath(value: string | null | undefined): string {
   if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\') || /[\u0000-\u001f]/.test(value)) return '/';
@@ -79,9 +90,8 @@ export async function gateRequest(request: GateRequest, ctx: GateContext): Promi
 
   if (isPage(request.method, url.pathname)) {
     const next = safeNextPath(url.pathname + url.search);
-    const to = new URL(SIGN_IN_PAGE, url);
-    if (next !== '/') to.searchParams.set('next', next);
-    return new Response(null, { status: 303, headers: { location: to.toString(), ...noStore } });
+    // Absolute here: Next's proxy requires it, and turns one on the request's own origin back into a path.
+    return new Response(null, { status: 303, headers: { location: new URL(signInLocation({ next }), url).toString(), ...noStore } });
   }
   return refusal(
     401,

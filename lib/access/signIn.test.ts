@@ -41,7 +41,7 @@ describe('signing in with the form', () => {
     const d = deps();
     const res = await handleSignIn(form({ secret: SECRET, next: '/?join=word%20list' }), d);
     expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe(`${APP}/?join=word%20list`);
+    expect(res.headers.get('location')).toBe('/?join=word%20list');
     expect(res.headers.get('set-cookie')).toMatch(/^longctx_access=v1\.\d+\.[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=2592000$/);
     expect(res.headers.get('set-cookie')).not.toContain(SECRET);
     expect(await opensTheApp(res, d)).toBe(true);
@@ -50,13 +50,13 @@ describe('signing in with the form', () => {
   it('sends a wrong passphrase back to the page with no cookie', async () => {
     const res = await handleSignIn(form({ secret: 'not it at all', next: '/' }), deps());
     expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe(`${APP}/signin?error=wrong`);
+    expect(res.headers.get('location')).toBe('/signin?error=wrong');
     expect(res.headers.get('set-cookie')).toBeNull();
   });
 
   it('never redirects off the site', async () => {
     const res = await handleSignIn(form({ secret: SECRET, next: '//evil.example/steal' }), deps());
-    expect(res.headers.get('location')).toBe(`${APP}/`);
+    expect(res.headers.get('location')).toBe('/');
   });
 
   it('marks the cookie Secure when the browser came over https (directly or through a TLS proxy)', async () => {
@@ -106,7 +106,7 @@ describe('the rate limit', () => {
     expect(blocked.headers.get('set-cookie')).toBeNull();
     // The form tells the user how long to wait.
     const page = await handleSignIn(form({ secret: SECRET }), d);
-    expect(new URL(page.headers.get('location')!).searchParams.get('error')).toBe('wait');
+    expect(new URL(page.headers.get('location')!, APP).searchParams.get('error')).toBe('wait');
     // Another device on the network signs in as usual.
     expect((await handleSignIn(json({ secret: SECRET }), { ...d, client: '192.0.2.99' })).status).toBe(200);
   });
@@ -132,5 +132,18 @@ describe('signing out', () => {
   it('clears the cookie', async () => {
     const res = handleSignOut(new Request(`${APP}/api/access`, { method: 'DELETE' }), { env: {} });
     expect(res.headers.get('set-cookie')).toBe('longctx_access=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0');
+  });
+});
+
+describe('the form under the app’s no-referrer policy', () => {
+  it('is accepted with Origin "null" when the browser says it is same-origin, and refused otherwise', async () => {
+    const own = await handleSignIn(form({ secret: SECRET }, { origin: 'null', 'sec-fetch-site': 'same-origin' }), deps());
+    expect(own.status).toBe(303);
+    expect(own.headers.get('set-cookie')).not.toBeNull();
+    // A sandboxed frame or a file: page has an opaque origin too, but the browser calls it cross-site.
+    const opaque = await handleSignIn(form({ secret: SECRET }, { origin: 'null', 'sec-fetch-site': 'cross-site' }), deps());
+    expect(opaque.status).toBe(403);
+    const noSite = new Request(`${APP}/api/access`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'null' }, body: `secret=${encodeURIComponent(SECRET)}` });
+    expect((await handleSignIn(noSite, deps())).status).toBe(403);
   });
 });

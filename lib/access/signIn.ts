@@ -1,7 +1,7 @@
 import 'server-only';
 import { guardRequest, isFormContentType, type Env } from '@/lib/http/requestGuard';
 import type { SignInLimiter } from './attempts';
-import { SIGN_IN_PAGE, safeNextPath } from './gate';
+import { safeNextPath, signInLocation } from './gate';
 import type { AccessPolicy } from './policy';
 import { ACCESS_MAX_AGE_S, accessCookie, constantTimeEqual, mintAccessToken, reachedOverHttps } from './token';
 
@@ -61,10 +61,9 @@ function readFields(text: string, form: boolean): { secret: string; next: string
   }
 }
 
-function backToPage(request: Request, params: Record<string, string>): Response {
-  const to = new URL(SIGN_IN_PAGE, request.url);
-  for (const [k, v] of Object.entries(params)) if (v && !(k === 'next' && v === '/')) to.searchParams.set(k, v);
-  return new Response(null, { status: 303, headers: { location: to.toString(), ...noStore } });
+/** Redirects are relative: see signInLocation for why request.url cannot be trusted to name this site. */
+function backToPage(params: Record<string, string>): Response {
+  return new Response(null, { status: 303, headers: { location: signInLocation(params), ...noStore } });
 }
 
 export async function handleSignIn(request: Request, deps: SignInDeps): Promise<Response> {
@@ -74,7 +73,7 @@ export async function handleSignIn(request: Request, deps: SignInDeps): Promise<
   const text = await readCapped(request);
   const fields = text === null ? null : readFields(text, form);
   if (!fields) {
-    if (form) return backToPage(request, { error: 'invalid' });
+    if (form) return backToPage({ error: 'invalid' });
     return Response.json({ error: 'Expected a JSON body {"secret": "…"} of at most 4 KB.', code: 'invalid' }, { status: 400, headers: noStore });
   }
   const next = safeNextPath(fields.next);
@@ -82,7 +81,7 @@ export async function handleSignIn(request: Request, deps: SignInDeps): Promise<
 
   if (!deps.policy.required) {
     // Nothing to sign in to: this server is open to whoever reaches it (loopback, or the operator's opt-out).
-    return form ? new Response(null, { status: 303, headers: { location: new URL(next, request.url).toString(), ...noStore } }) : Response.json({ signedIn: true, required: false }, { headers: noStore });
+    return form ? new Response(null, { status: 303, headers: { location: next, ...noStore } }) : Response.json({ signedIn: true, required: false }, { headers: noStore });
   }
   if (!deps.policy.secret || deps.policy.problem) {
     return Response.json({ error: 'This server has no usable access secret; its operator must set one.', code: 'unavailable' }, { status: 503, headers: noStore });
@@ -91,19 +90,19 @@ export async function handleSignIn(request: Request, deps: SignInDeps): Promise<
   const wait = await deps.limiter.retryAfterMs(deps.client);
   if (wait > 0) {
     const seconds = Math.ceil(wait / 1000);
-    if (form) return backToPage(request, { error: 'wait', retry: String(seconds), next });
+    if (form) return backToPage({ error: 'wait', retry: String(seconds), next });
     return Response.json({ error: `Too many wrong passphrases from this address; try again in ${seconds} s.`, code: 'rate_limited' }, { status: 429, headers: { ...noStore, 'retry-after': String(seconds) } });
   }
 
   if (!constantTimeEqual(fields.secret, deps.policy.secret)) {
     await deps.limiter.failed(deps.client);
-    if (form) return backToPage(request, { error: 'wrong', next });
+    if (form) return backToPage({ error: 'wrong', next });
     return Response.json({ error: 'That is not the access secret.', code: 'wrong_secret' }, { status: 401, headers: noStore });
   }
 
   await deps.limiter.succeeded(deps.client);
   const cookie = accessCookie(mintAccessToken(deps.policy.secret, deps.now), secure);
-  if (form) return new Response(null, { status: 303, headers: { location: new URL(next, request.url).toString(), 'set-cookie': cookie, ...noStore } });
+  if (form) return new Response(null, { status: 303, headers: { location: next, 'set-cookie': cookie, ...noStore } });
   return Response.json({ signedIn: true, expiresInS: ACCESS_MAX_AGE_S }, { headers: { 'set-cookie': cookie, ...noStore } });
 }
 

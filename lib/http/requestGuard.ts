@@ -128,7 +128,10 @@ export function checkRequest(req: RequestFacts, route: RouteKind, policy: GuardP
   if (route === 'get') return null;
 
   const origin = req.headers.get('origin');
-  if (origin !== null && !sameOrigin(origin, host)) {
+  // A form posted from our own page under Referrer-Policy: no-referrer (next.config.mjs) carries `Origin: null`;
+  // the browser's own Sec-Fetch-Site, which no page can set, still says where it came from.
+  const ownForm = route === 'form-post' && origin === 'null' && req.headers.get('sec-fetch-site') === 'same-origin';
+  if (origin !== null && !ownForm && !sameOrigin(origin, host)) {
     return forbidden(`Cross-site request refused: a page from ${origin} may not use this app's model routes.`);
   }
   const site = req.headers.get('sec-fetch-site');
