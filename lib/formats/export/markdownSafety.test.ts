@@ -92,6 +92,7 @@ describe('escapeMarkdownText', () => {
     'C# & F# | pipes ~strike~',
     'a \\ backslash',
     'line one\nline two',
+    'snake_case and pydicom__pydicom-1458 and _lead and trail_ and a_*b*_c',
   ])('%j reads as exactly that text, on one line', (text) => {
     const out = escapeMarkdownText(text);
     expect(out).not.toContain('\n');
@@ -101,6 +102,10 @@ describe('escapeMarkdownText', () => {
     expect(unsafeNodes(`# ${out}`)).toEqual([]);
     expect(textOf(tree)).toBe(text.replace(/\n/g, ' '));
   });
+});
+
+it('leaves underscores inside words unescaped (a file name reads as it is written)', () => {
+  expect(escapeMarkdownText('SWE-agent_SWE-agent_pydicom__pydicom-1458.traj')).toBe('SWE-agent_SWE-agent_pydicom__pydicom-1458.traj');
 });
 
 describe('the Markdown and Obsidian exports', () => {

@@ -92,6 +92,11 @@ export function neutraliseMarkdown(markdown: string): string {
  */
 export function escapeMarkdownText(text: string): string {
   // Backslash escapes for the characters that open emphasis, code, links, images, HTML, entities, tables and
-  // strikethrough; "#" too, so a title that starts with one is not a deeper heading.
-  return text.replace(/\s*[\r\n]+\s*/g, ' ').replace(/[\\`*_[\]<>#!|~&]/g, '\\$&');
+  // strikethrough; "#" too, so a title that starts with one is not a deeper heading. An underscore between two
+  // letters or digits (a run of them, too) can neither open nor close emphasis, so file names (pydicom__pydicom-1458) stay as they are.
+  const word = /[\p{L}\p{N}]/u;
+  return text
+    .replace(/\s*[\r\n]+\s*/g, ' ')
+    .replace(/[\\`*[\]<>#!|~&]/g, '\\$&')
+    .replace(/_+/g, (run, i: number, s: string) => (word.test(s[i - 1] ?? '') && word.test(s[i + run.length] ?? '') ? run : run.replace(/_/g, '\\_')));
 }
