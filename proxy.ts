@@ -1,33 +1,14 @@
 import { NextResponse, type NextRequest } from 'next/server';
-import { clientKey, processSignInLimiter } from '@/lib/access/attempts';
-import { currentAccessPolicy } from '@/lib/access/current';
-import { gateRequest } from '@/lib/access/gate';
 
 /**
- * Every request but the build's static files comes through here, first.
- *
- * 1. The access check (lib/access/gate.ts): on an exposed server, pages and
- *    every route under /api need the operator's secret (the sign-in cookie,
- *    or Authorization: Bearer). It lives here rather than in each route so
- *    that a route added later is covered without anyone remembering to.
- *
- * 2. For pages, a per-request nonce Content Security Policy: scripts run only
- *    if they carry this request's nonce (Next.js stamps its own), or were
- *    loaded by such a script ('strict-dynamic'). Model output and imported
- *    transcripts are rendered as sanitized markdown anyway; this is the second
- *    wall, so an injection that slipped through still could not run. Styles
- *    keep 'unsafe-inline' because React style attributes cannot carry a nonce.
+ * A per-request nonce Content Security Policy for pages: scripts run only if
+ * they carry this request's nonce (Next.js stamps its own), or were loaded by
+ * such a script ('strict-dynamic'). Model output and imported transcripts are
+ * rendered as sanitized markdown anyway; this is the second wall, so an
+ * injection that slipped through still could not run. Styles keep
+ * 'unsafe-inline' because React style attributes cannot carry a nonce.
  */
-export async function proxy(request: NextRequest) {
-  const refused = await gateRequest(request, {
-    policy: currentAccessPolicy(process.env, process.argv),
-    now: Date.now(),
-    limiter: processSignInLimiter(),
-    client: clientKey(request.headers),
-  });
-  if (refused) return refused;
-  if (request.nextUrl.pathname.startsWith('/api/')) return NextResponse.next();
-
+export function proxy(request: NextRequest) {
   const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
   const dev = process.env.NODE_ENV === 'development';
   const csp = [
@@ -56,9 +37,7 @@ export async function proxy(request: NextRequest) {
 // and a response without the policy would be a page without the second wall.
 // Skipped: static files, the web app manifest and icons, and the service
 // worker, which has a policy of its own (next.config.mjs) since a worker's
-// script is governed by the policy it is served with. None of them holds
-// anything but the app's own code and artwork, so they need no sign-in either.
-// API routes are not skipped: they pass the access check (and get no CSP).
+// script is governed by the policy it is served with.
 export const config = {
-  matcher: ['/((?!_next/static|_next/image|icon.svg|favicon.ico|apple-icon.png|manifest.webmanifest|icons/|serwist/).*)'],
+  matcher: ['/((?!api|_next/static|_next/image|icon.svg|favicon.ico|apple-icon.png|manifest.webmanifest|icons/|serwist/).*)'],
 };

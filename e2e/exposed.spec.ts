@@ -47,7 +47,7 @@ interface Launched {
 }
 
 /** Starts the app as `node scripts/start.mjs` or `npm start`, exposed, and waits until it is healthy (or has exited). */
-async function launch(env: Record<string, string>, via: 'script' | 'npm' = 'script', waitHealthy = true): Promise<Launched> {
+async function launch(env: Record<string, string>, via: 'script' | 'npm' | 'next start' = 'script', waitHealthy = true): Promise<Launched> {
   const port = await freePort();
   const mark = randomUUID();
   const dataDir = mkdtempSync(join(tmpdir(), 'longctx-exposed-'));
@@ -67,7 +67,13 @@ async function launch(env: Record<string, string>, via: 'script' | 'npm' = 'scri
     LONGCTX_E2E_MARK: mark,
     ...env,
   };
-  const child = via === 'npm' ? spawn('npm', ['start'], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] }) : spawn(process.execPath, ['scripts/start.mjs'], { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const options = { cwd: ROOT, env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'] };
+  const child =
+    via === 'npm'
+      ? spawn('npm', ['start'], options)
+      : via === 'next start'
+        ? spawn(process.execPath, ['node_modules/next/dist/bin/next', 'start', '-p', String(port), '-H', '0.0.0.0'], options)
+        : spawn(process.execPath, ['scripts/start.mjs'], options);
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += String(d)));
@@ -140,6 +146,15 @@ test.describe('an exposed server', () => {
     expect(survivors(s.mark)).toEqual([]);
   });
 
+  test('started with `next start` instead of npm start, it does not run at all: nothing would check access', async () => {
+    const s = await launch({ LONGCTX_ACCESS_SECRET: SECRET }, 'next start', false);
+    const { code } = await s.exited;
+    expect(code).toBe(1);
+    expect(s.stderr()).toContain('it was not started with npm start');
+    expect(await answers(s.local)).toBe(false);
+    expect(survivors(s.mark)).toEqual([]);
+  });
+
   test.describe('with a secret', () => {
     let server: Launched;
 
@@ -207,7 +222,8 @@ test.describe('an exposed server', () => {
         await expect(page.getByLabel('Access passphrase')).toHaveAttribute('aria-invalid', 'true');
 
         await signIn(page, SECRET);
-        await expect(page).toHaveURL(`${server.local}/`);
+        // The app page (it keeps its own place in the #fragment).
+        await expect(page).toHaveURL(new RegExp(`^${server.local}/(#.*)?$`));
         await expect(page.getByRole('button', { name: 'Sessions', exact: true })).toBeVisible();
         const cookie = (await context.cookies(server.local)).find((c) => c.name === 'longctx_access')!;
         expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });

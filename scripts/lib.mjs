@@ -27,7 +27,7 @@ export function buildIsStale() {
   const marker = join(ROOT, '.next', 'BUILD_ID');
   if (!existsSync(marker)) return true;
   const built = statSync(marker).mtimeMs;
-  const sources = ['app', 'components', 'lib', 'workers', 'public', 'proxy.ts', 'instrumentation-client.ts', 'next.config.mjs', 'package.json', 'tsconfig.json'];
+  const sources = ['app', 'components', 'lib', 'workers', 'public', 'proxy.ts', 'instrumentation.ts', 'instrumentation-client.ts', 'next.config.mjs', 'package.json', 'tsconfig.json'];
   return newestMtime(sources) > built;
 }
 

@@ -1,4 +1,3 @@
-import 'server-only';
 import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
 import { CLIENT_ADDRESS_HEADER, serverRuntime } from '@/lib/server/runtime';
 

@@ -40,9 +40,10 @@ describe('the access gate on an exposed server', () => {
   it('sends pages to the sign-in page, remembering where the user was going', async () => {
     const home = await gateRequest(req('/'), ctx());
     expect(home?.status).toBe(303);
-    expect(home!.headers.get('location')).toBe('http://192.168.1.20:3000/signin');
+    // A path: the request's URL names whatever Host the client sent.
+    expect(home!.headers.get('location')).toBe('/signin');
     const deep = await gateRequest(req('/?join=abc%20def'), ctx());
-    expect(new URL(deep!.headers.get('location')!).searchParams.get('next')).toBe('/?join=abc%20def');
+    expect(new URL(deep!.headers.get('location')!, 'http://x').searchParams.get('next')).toBe('/?join=abc%20def');
     // A POST to a page (a server action) is not a navigation: refused, not redirected.
     expect((await gateRequest(req('/', { method: 'POST' }), ctx()))?.status).toBe(401);
   });
@@ -50,7 +51,11 @@ describe('the access gate on an exposed server', () => {
   it('lets the health check, the sign-in endpoint and the sign-in page through', async () => {
     for (const p of ['/api/health', '/api/access', '/signin', '/signin?next=%2F']) expect(await gateRequest(req(p, { method: p === '/api/access' ? 'POST' : 'GET' }), ctx())).toBeNull();
     // …and nothing that only looks like them.
-    for (const p of ['/api/health/x', '/api/accessx', '/signin/x', '/api/access/../chat']) expect(await gateRequest(req(p), ctx()), p).not.toBeNull();
+    for (const p of ['/api/health/x', '/api/accessx', '/signin/x', '/api/access/../chat', '/_next/data/x.json', '/icons', '/_next/staticx']) expect(await gateRequest(req(p), ctx()), p).not.toBeNull();
+    // The build's static files, the manifest, icons and the service worker: the app's code and artwork.
+    for (const p of ['/_next/static/chunks/a.js', '/_next/image?url=%2Ficon.svg&w=64&q=75', '/icons/icon-192.png', '/serwist/sw.js', '/icon.svg', '/favicon.ico', '/apple-icon.png', '/manifest.webmanifest']) {
+      expect(await gateRequest(req(p), ctx()), p).toBeNull();
+    }
   });
 
   it('lets a valid sign-in cookie through, and no other', async () => {

@@ -1,20 +1,32 @@
-import 'server-only';
 import type { SignInLimiter } from './attempts';
 import { ACCESS_SECRET_ENV, type AccessPolicy } from './policy';
 import { ACCESS_COOKIE, constantTimeEqual, readCookie, verifyAccessToken } from './token';
 
 /**
- * The access check every request passes first (proxy.ts runs it for every
- * path but the build's static files): pages and every route under /api,
- * including routes added later, since nothing has to opt in. Open without the
- * secret: the health check (load balancers call it), the sign-in endpoint and
- * the sign-in page.
+ * The access check every request passes first: the server `npm start` runs
+ * (lib/server/httpServer.ts) calls it before handing a request to Next, for
+ * pages and every route under /api, including routes added later, since
+ * nothing has to opt in. Open without the secret: the health check (load
+ * balancers call it), the sign-in endpoint and page, and the build's static
+ * files (the app's code and artwork, which the sign-in page needs too).
+ *
+ * Not in proxy.ts: Next buffers the whole body of every POST a proxy matches
+ * (and cuts it at 10 MB), which would undo the routes' streaming body limits
+ * and break 32 MB chat requests. Not marked `import 'server-only'`: the
+ * launcher loads it in plain Node, where that package throws; the lint
+ * boundaries keep it off the browser side instead.
  */
 
 export const SIGN_IN_PAGE = '/signin';
 export const SIGN_IN_ROUTE = '/api/access';
 export const HEALTH_ROUTE = '/api/health';
 export const PUBLIC_PATHS: readonly string[] = [HEALTH_ROUTE, SIGN_IN_ROUTE, SIGN_IN_PAGE];
+/** The build's static files, the web app manifest and icons, and the service worker: code and artwork, no data. */
+const PUBLIC_FILES = /^\/(?:_next\/static\/|_next\/image(?:$|\?)|icons\/|serwist\/|(?:icon\.svg|favicon\.ico|apple-icon\.png|manifest\.webmanifest)$)/;
+
+export function isPublicPath(pathname: string): boolean {
+  return PUBLIC_PATHS.includes(pathname) || PUBLIC_FILES.test(pathname);
+}
 
 /** `sign_in_required`, not the sync protocol's `unauthorized`: a sync client must not take it for a revoked device. */
 export const SIGN_IN_REQUIRED = 'sign_in_required';
@@ -69,7 +81,7 @@ export async function gateRequest(request: GateRequest, ctx: GateContext): Promi
   const { policy } = ctx;
   if (!policy.required) return null;
   const url = new URL(request.url);
-  if (PUBLIC_PATHS.includes(url.pathname)) return null;
+  if (isPublicPath(url.pathname)) return null;
 
   // Reached only when the launcher was bypassed (`next start` directly): it refuses to start like this.
   if (!policy.secret || policy.problem) {
@@ -90,8 +102,7 @@ export async function gateRequest(request: GateRequest, ctx: GateContext): Promi
 
   if (isPage(request.method, url.pathname)) {
     const next = safeNextPath(url.pathname + url.search);
-    // Absolute here: Next's proxy requires it, and turns one on the request's own origin back into a path.
-    return new Response(null, { status: 303, headers: { location: new URL(signInLocation({ next }), url).toString(), ...noStore } });
+    return new Response(null, { status: 303, headers: { location: signInLocation({ next }), ...noStore } });
   }
   return refusal(
     401,

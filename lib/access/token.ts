@@ -1,4 +1,3 @@
-import 'server-only';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /**

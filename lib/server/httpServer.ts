@@ -5,8 +5,11 @@ import { CLIENT_ADDRESS_HEADER } from './runtime';
 
 /**
  * The HTTP server `npm start` runs Next.js in. Next's own server (`next
- * start`) cannot do three things the app needs when it is exposed:
+ * start`) cannot do four things the app needs when it is exposed:
  *
+ * - check access before Next sees the request (lib/access/gate.ts): every
+ *   page and route, whoever adds it, without Next's proxy, which would buffer
+ *   every POST body whole;
  * - say who the client is: a route handler never sees the socket, so the
  *   sign-in's rate limit would have nothing to count by. The client's
  *   address is written into a request header of ours (any such header a
@@ -20,12 +23,25 @@ import { CLIENT_ADDRESS_HEADER } from './runtime';
 
 export type Handle = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
+/** The request as the access check sees it. */
+export interface GateInput {
+  method: string;
+  /** Absolute, on the Host the client named (only the path and query matter to the check). */
+  url: string;
+  headers: Headers;
+}
+
+/** Null to let the request through to Next, or the answer that refuses it. */
+export type Gate = (req: GateInput, client: string) => Promise<Response | null>;
+
 export interface AppServerOptions {
   logger: Logger;
   /** Take the client's address from X-Forwarded-For (the last hop: what the proxy in front saw), not the socket. */
   trustProxy: boolean;
   /** Paths whose responses never end by themselves (the sync live stream): closed as soon as shutdown starts. */
   endlessPaths: readonly string[];
+  /** The access check, run before Next for every request. */
+  gate?: Gate;
   now?: () => number;
 }
 
@@ -62,6 +78,28 @@ export function clientAddress(req: IncomingMessage, trustProxy: boolean): string
     if (last) return plainAddress(last);
   }
   return plainAddress(req.socket.remoteAddress);
+}
+
+function gateInput(req: IncomingMessage): GateInput {
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v === undefined) continue;
+    for (const one of Array.isArray(v) ? v : [v]) headers.append(k, one);
+  }
+  let url: string;
+  try {
+    url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`).href;
+  } catch {
+    // A Host header that is not a host: the path is what the check needs.
+    url = new URL(req.url ?? '/', 'http://localhost').href;
+  }
+  return { method: req.method ?? 'GET', url, headers };
+}
+
+async function send(res: ServerResponse, answer: Response): Promise<void> {
+  res.statusCode = answer.status;
+  answer.headers.forEach((value, key) => res.setHeader(key, value));
+  res.end(Buffer.from(await answer.arrayBuffer()));
 }
 
 export function createAppServer(opts: AppServerOptions): AppServer {
@@ -106,8 +144,17 @@ export function createAppServer(opts: AppServerOptions): AppServer {
     });
 
     if (draining) return unavailable(res, 'This server is shutting down.');
-    if (!handle) return unavailable(res, 'This server is starting.');
-    handle(req, res).catch((err: unknown) => {
+    const next = handle;
+    if (!next) return unavailable(res, 'This server is starting.');
+    void (async () => {
+      const refused = opts.gate ? await opts.gate(gateInput(req), client) : null;
+      if (refused) {
+        // The body of a refused request is not read: drop the connection's remainder with the answer.
+        if (req.headers['content-length'] !== '0' && (req.headers['content-length'] || req.headers['transfer-encoding'])) res.setHeader('connection', 'close');
+        return send(res, refused);
+      }
+      return next(req, res);
+    })().catch((err: unknown) => {
       opts.logger.error({ route: tracked.route, err: err instanceof Error ? err.message : String(err) }, 'request handler failed');
       if (!res.headersSent) {
         res.statusCode = 500;

@@ -2,6 +2,7 @@ import closeWithGrace from 'close-with-grace';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { OPEN_ACCESS_ENV, readAccessPolicy, startupRefusal, withExposedDefaults, type Env } from '@/lib/access/policy';
 import { parseBaseUrlPolicy, describePolicy } from '@/lib/providers/urlPolicy';
+import { accessGate } from './accessGate';
 import { createAppServer } from './httpServer';
 import { createServerLogger } from './requestLog';
 import { runShutdownClosers, setServerRuntime } from './runtime';
@@ -68,7 +69,12 @@ export async function launch(opts: LaunchOptions): Promise<number | null> {
 
   const runtime = { listenHost: host, draining: false, startedAt: Date.now() };
   setServerRuntime(runtime);
-  const app = createAppServer({ logger, trustProxy: /^(1|true|yes)$/i.test(env.LONGCTX_TRUST_PROXY?.trim() ?? ''), endlessPaths: LIVE_STREAM_PATHS });
+  const app = createAppServer({
+    logger,
+    trustProxy: /^(1|true|yes)$/i.test(env.LONGCTX_TRUST_PROXY?.trim() ?? ''),
+    endlessPaths: LIVE_STREAM_PATHS,
+    gate: access.required ? accessGate(access) : undefined,
+  });
   const next = opts.createNext({ dev: false, dir: opts.dir, hostname: host, port, httpServer: app.server });
 
   const listening = new Promise<void>((resolve, reject) => {
