@@ -1,5 +1,6 @@
 import type { Metadata, Viewport } from 'next';
 import { cookies } from 'next/headers';
+import { Providers } from '@/components/app/Providers';
 import { THEME_COOKIE, readThemePreference, themeAttribute } from '@/lib/settings/theme';
 import './globals.css';
 
@@ -24,7 +25,9 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   const theme = readThemePreference((await cookies()).get(THEME_COOKIE)?.value);
   return (
     <html lang="en" data-theme={themeAttribute(theme)}>
-      <body>{children}</body>
+      <body>
+        <Providers theme={theme}>{children}</Providers>
+      </body>
     </html>
   );
 }
