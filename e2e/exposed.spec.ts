@@ -322,6 +322,26 @@ test.describe('an exposed server', () => {
     });
   });
 
+  test('a test run killed outright leaves no app server holding the embedded database (scripts/e2e-app.mjs)', async () => {
+    const port = await freePort();
+    const mark = randomUUID();
+    const dataDir = mkdtempSync(join(tmpdir(), 'longctx-orphan-'));
+    // The runner as a shell that waits for the app server script, like a test runner's child.
+    const runner = spawn('sh', ['-c', `"${process.execPath}" scripts/e2e-app.mjs; true`], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production', PORT: String(port), LONGCTX_DATA_DIR: dataDir, OLLAMA_BASE_URL: 'off', LONGCTX_E2E_MARK: mark },
+      stdio: 'ignore',
+    });
+    const local = `http://127.0.0.1:${port}`;
+    await expect.poll(async () => (await fetch(`${local}/api/health`).catch(() => null))?.status ?? 0, { timeout: 90_000, intervals: [250] }).toBe(200);
+    const pidFile = join(dataDir, 'pglite', 'longctx-server.pid');
+    expect(existsSync(pidFile)).toBe(true);
+    runner.kill('SIGKILL');
+    await expect.poll(() => survivors(mark), { timeout: 20_000 }).toEqual([]);
+    expect(await answers(local)).toBe(false);
+    expect(existsSync(pidFile)).toBe(false);
+  });
+
   test('run with `npm start`: a browser-entered provider reads nothing from local services, and SIGTERM to npm leaves nothing running', async () => {
     const leaky = createHttpServer((_q, r) => r.writeHead(500, { 'content-type': 'text/plain' }).end('config error: db_password=hunter2'));
     const notHttp = createTcpServer((sock) => {

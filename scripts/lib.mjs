@@ -59,6 +59,22 @@ export function run(cmd, args, opts = {}) {
   });
 }
 
+/**
+ * Stops this process (SIGTERM to itself, so its own shutdown runs) when the
+ * process that started it is gone: a test runner or npm killed outright
+ * (SIGKILL) tells its children nothing, and a server left behind would keep
+ * its port and the embedded database's lock.
+ */
+export function stopWithParent() {
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    process.kill(process.pid, 'SIGTERM');
+  }, 500);
+  watch.unref();
+}
+
 export const bin = (name) => join(ROOT, 'node_modules', '.bin', name);
 
 export async function buildIfStale() {

@@ -5,7 +5,7 @@
 // see lib/access/policy.ts. The server itself is lib/server/launch.ts, in this process, so a
 // signal to this process reaches the server directly and nothing is left running after it.
 import { join } from 'node:path';
-import { buildIfStale, ROOT } from './lib.mjs';
+import { buildIfStale, ROOT, stopWithParent } from './lib.mjs';
 
 process.env.NODE_ENV ??= 'production';
 process.env.NEXT_TELEMETRY_DISABLED = '1';
@@ -26,11 +26,5 @@ if (refused !== null) process.exit(refused);
 
 // Under `npm start`, npm is the supervisor: if it is killed outright (SIGKILL, a test runner torn down), nothing
 // would tell this server to stop, and it would keep the port and the embedded database. Stop when npm is gone.
-if (process.env.npm_lifecycle_event === 'start') {
-  const parent = process.ppid;
-  const watch = setInterval(() => {
-    if (process.ppid === parent) return;
-    clearInterval(watch);
-    process.kill(process.pid, 'SIGTERM');
-  }, 1000).unref();
-}
+// (Run by hand, `node scripts/start.mjs &` from a shell that then exits is left running, as one would expect.)
+if (process.env.npm_lifecycle_event === 'start') stopWithParent();
