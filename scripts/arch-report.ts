@@ -41,7 +41,7 @@ const files = SOURCE_DIRS.flatMap((d) => {
   } catch {
     return [];
   }
-}).concat(['proxy.ts', 'instrumentation-client.ts', 'playwright.config.ts', 'vitest.config.ts'].map((f) => join(ROOT, f)).filter((f) => ts.sys.fileExists(f)));
+}).concat(['proxy.ts', 'instrumentation.ts', 'instrumentation-client.ts', 'playwright.config.ts', 'vitest.config.ts'].map((f) => join(ROOT, f)).filter((f) => ts.sys.fileExists(f)));
 
 interface FileInfo {
   path: string;
@@ -190,7 +190,7 @@ const logicInComponents = appFiles.filter((f) => f.startsWith('components/') && 
 // ---------------------------------------------------------------- dead exports
 
 // Next.js calls these by convention; they are not imported by anyone.
-const FRAMEWORK = /^(app\/(.*\/)?(page|layout|route|not-found|error|loading|manifest|sw)\.tsx?|proxy\.ts|instrumentation-client\.ts|.*\.config\.ts)$/;
+const FRAMEWORK = /^(app\/(.*\/)?(page|layout|route|not-found|error|loading|manifest|sw)\.tsx?|proxy\.ts|instrumentation(-client)?\.ts|.*\.config\.ts)$/;
 const used = new Map<string, Set<string>>();
 const wholeModule = new Set<string>();
 /** Marks `name` of `file` as used, following re-exports and `export *` to where it is declared. */

@@ -68,18 +68,23 @@ const serwist = new Serwist({
   ],
 });
 
+/** Fetches the page and keeps it for offline use; `onlyIfMissing` leaves a stored one alone. */
+async function storeShell(onlyIfMissing: boolean): Promise<void> {
+  try {
+    const cache = await caches.open(SHELL_CACHE);
+    if (onlyIfMissing && (await cache.match(SHELL_URL, { ignoreVary: true }))) return;
+    const response = await fetch(SHELL_URL, { cache: 'no-store', credentials: 'same-origin' });
+    // Redirected means not signed in (an exposed server sends / to /signin): that page is not the app to open offline.
+    if (response.ok && !response.redirected) await cache.put(SHELL_URL, response);
+  } catch {
+    // Offline: the first online load stores the page instead.
+  }
+}
+
 // The page that registered this worker was loaded before it existed: store it now, so the next load works offline.
-self.addEventListener('install', (event) => {
-  event.waitUntil(
-    (async () => {
-      try {
-        const response = await fetch(SHELL_URL, { cache: 'no-store', credentials: 'same-origin' });
-        if (response.ok) await (await caches.open(SHELL_CACHE)).put(SHELL_URL, response);
-      } catch {
-        // Offline while installing: the first online load stores the page instead.
-      }
-    })(),
-  );
-});
+self.addEventListener('install', (event) => event.waitUntil(storeShell(false)));
+// Registered from the sign-in page, the worker found nothing to store at install; by the time it takes over
+// (precaching takes a while) the user has usually signed in, and the page the sign-in led to was loaded without it.
+self.addEventListener('activate', (event) => event.waitUntil(storeShell(true)));
 
 serwist.addEventListeners();

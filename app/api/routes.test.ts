@@ -196,7 +196,7 @@ describe('POST /api/chat', () => {
     const error = types.indexOf('error');
     expect(chunks[delta]).toMatchObject({ delta: 'one ' });
     expect(error).toBeGreaterThan(delta);
-    expect(JSON.parse(chunks[error]!.errorText!)).toMatchObject({ kind: 'network', message: expect.stringMatching(/broke off before the reply was complete.*ECONNRESET/) });
+    expect(JSON.parse(chunks[error]!.errorText!)).toMatchObject({ kind: 'network', message: 'The connection to Mock LLM broke off before the reply was complete.' });
     // Not a finished reply: the client must keep the text as partial.
     expect(types).not.toContain('finish');
     expect(logs).toEqual(['[api/chat] compat:mock-small: network']);
@@ -672,11 +672,11 @@ describe('providers entered in the browser', () => {
     }
   });
 
-  it('a server that does not answer is "unreachable", with the reason', async () => {
+  it('a server that does not answer is "unreachable"', async () => {
     useEnv({ OLLAMA_BASE_URL: 'off' });
     const port = await closedPort();
     const out = await listProvider({ provider: 'compat', instance: 'u1', label: 'Gone', baseUrl: `http://127.0.0.1:${port}/v1` });
-    expect(out.provider).toMatchObject({ state: 'unreachable', configured: true, reachable: false, error: expect.stringMatching(/^Could not reach Gone\..*ECONNREFUSED/) });
+    expect(out.provider).toMatchObject({ state: 'unreachable', configured: true, reachable: false, error: 'Could not reach Gone at this address.' });
     expect(out.models).toEqual([]);
     const ollama = await listProvider({ provider: 'ollama', instance: 'o1', label: 'Ollama', baseUrl: `http://127.0.0.1:${port}` });
     expect(ollama.provider.state).toBe('unreachable');

@@ -119,3 +119,21 @@ describe('guardRequest', () => {
     expect(guardRequest(new Request('http://localhost:3000/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }), 'json-post', {})).toBeNull();
   });
 });
+
+describe('request guard: forms (the sign-in page)', () => {
+  it('accepts a form or JSON, and nothing else', () => {
+    expect(checkRequest(req({ ...own, 'content-type': 'application/x-www-form-urlencoded' }), 'form-post', none)).toBeNull();
+    expect(checkRequest(req({ ...own, 'content-type': 'application/json' }), 'form-post', none)).toBeNull();
+    expect(checkRequest(req({ ...own, 'content-type': 'text/plain' }), 'form-post', none)?.status).toBe(415);
+    expect(checkRequest(req({ ...own, 'content-type': 'multipart/form-data; boundary=x' }), 'form-post', none)?.status).toBe(415);
+  });
+
+  it('takes Origin "null" from a same-origin form (no-referrer), only there', () => {
+    const nullOwn = { origin: 'null', 'sec-fetch-site': 'same-origin', 'content-type': 'application/x-www-form-urlencoded' };
+    expect(checkRequest(req(nullOwn), 'form-post', none)).toBeNull();
+    expect(checkRequest(req({ ...nullOwn, 'sec-fetch-site': 'cross-site' }), 'form-post', none)?.status).toBe(403);
+    expect(checkRequest(req({ ...nullOwn, 'content-type': 'application/json' }), 'json-post', none)?.status).toBe(403);
+    // Still a cross-site refusal from another origin.
+    expect(checkRequest(req({ ...nullOwn, origin: 'https://evil.example' }), 'form-post', none)?.status).toBe(403);
+  });
+});

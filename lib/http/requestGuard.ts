@@ -47,8 +47,18 @@ export interface Refusal {
   message: string;
 }
 
-/** `json-post`: a POST whose body is JSON (the model routes). `get`: a read, which only needs the Host check. */
-export type RouteKind = 'json-post' | 'get';
+/**
+ * `json-post`: a POST whose body is JSON (the model routes). `form-post`: the
+ * same checks, but an HTML form's body is accepted too (the sign-in page works
+ * without scripts). `get`: a read, which only needs the Host check.
+ */
+export type RouteKind = 'json-post' | 'form-post' | 'get';
+
+const FORM_OR_JSON_REQUIRED = 'Request body must be JSON (Content-Type: application/json) or a form (application/x-www-form-urlencoded).';
+
+export function isFormContentType(value: string | null): boolean {
+  return /^application\/x-www-form-urlencoded\s*(?:;|$)/i.test(value ?? '');
+}
 
 export function readGuardPolicy(env: Env): GuardPolicy {
   const allowedHosts: string[] = [];
@@ -118,14 +128,19 @@ export function checkRequest(req: RequestFacts, route: RouteKind, policy: GuardP
   if (route === 'get') return null;
 
   const origin = req.headers.get('origin');
-  if (origin !== null && !sameOrigin(origin, host)) {
+  // A form posted from our own page under Referrer-Policy: no-referrer (next.config.mjs) carries `Origin: null`;
+  // the browser's own Sec-Fetch-Site, which no page can set, still says where it came from.
+  const ownForm = route === 'form-post' && origin === 'null' && req.headers.get('sec-fetch-site') === 'same-origin';
+  if (origin !== null && !ownForm && !sameOrigin(origin, host)) {
     return forbidden(`Cross-site request refused: a page from ${origin} may not use this app's model routes.`);
   }
   const site = req.headers.get('sec-fetch-site');
   if (site !== null && site !== 'same-origin' && site !== 'none') {
     return forbidden(`Cross-site request refused: the browser says it comes from a ${site} page.`);
   }
-  if (!isJsonContentType(req.headers.get('content-type'))) return { status: 415, kind: 'invalid_request', message: JSON_REQUIRED };
+  const type = req.headers.get('content-type');
+  if (route === 'form-post') return isJsonContentType(type) || isFormContentType(type) ? null : { status: 415, kind: 'invalid_request', message: FORM_OR_JSON_REQUIRED };
+  if (!isJsonContentType(type)) return { status: 415, kind: 'invalid_request', message: JSON_REQUIRED };
   return null;
 }
 

@@ -1,6 +1,6 @@
 import { APICallError, RetryError } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { PROVIDER_ERROR_KINDS, classifyProviderError, jsonError, parseProviderErrorInfo, parseRetryAfter, providerMessageFromBody, scrubSecrets } from './errors';
+import { PROVIDER_ERROR_KINDS, classifyProviderError, jsonError, parseProviderErrorInfo, parseRetryAfter, recognisedErrorMessage, scrubSecrets } from './errors';
 import { ForbiddenDestinationError } from './guardedFetch';
 import { OVERFLOW_FIXTURES } from '@/lib/testing/overflowErrors';
 
@@ -12,30 +12,43 @@ function apiError(status: number, body: string, headers: Record<string, string> 
 const sysError = (message: string, code: string) => Object.assign(new Error(message), { code });
 const fetchFailed = (cause: unknown) => Object.assign(new TypeError('fetch failed'), { cause });
 
-describe('the provider’s own words, from each body shape', () => {
+describe('the provider’s own words, from each provider error shape', () => {
   it.each([
     ['OpenAI: error object', '{"error":{"message":"Invalid model","type":"invalid_request_error","param":null,"code":null}}', 'Invalid model'],
     ['Ollama: error string', `{"error":"model 'llama3.3' not found, try pulling it first"}`, "model 'llama3.3' not found, try pulling it first"],
     ['Mistral / vLLM: top-level message', '{"object":"error","message":"Prompt contains 66385 tokens","type":"invalid_request_error","param":null,"code":null}', 'Prompt contains 66385 tokens'],
-    ['FastAPI: detail string', '{"detail":"Not Found"}', 'Not Found'],
     ['Gemini: array of error objects', fixtureBody('Google Gemini (with errors[])'), 'The input token count (1200293) exceeds the maximum number of tokens allowed (1048576).'],
     ['an error object without message, message beside it', '{"error":{"code":"invalid_api_key"},"message":"Invalid API key"}', 'Invalid API key'],
     // A proxy that puts the upstream's JSON body, as a string, in its own message.
     ['a proxy nesting the upstream body', JSON.stringify({ error: { message: '{"error":{"message":"prompt is too long: 208310 tokens > 200000 maximum"}}' } }), 'prompt is too long: 208310 tokens > 200000 maximum'],
     ['… with a line break before it', JSON.stringify({ error: { message: '\n{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}' } }), 'Overloaded'],
     ['… that is not JSON after all', JSON.stringify({ error: { message: '{not json' } }), '{not json'],
-    ['a JSON body with no message field', '{"status":"fail"}\n', '{"status":"fail"}'],
-    ['FastAPI: validation detail list', '{"detail":[{"type":"missing","loc":["body","model"],"msg":"Field required"}]}', '{"detail":[{"type":"missing","loc":["body","model"],"msg":"Field required"}]}'],
-    ['plain text with surrounding lines', '\nupstream connect error or disconnect/reset before headers. reset reason: connection termination\n', 'upstream connect error or disconnect/reset before headers. reset reason: connection termination'],
-    ['JSON null', 'null', 'null'],
-    // Response objects carry "error": null when nothing failed at that level.
-    ['error: null beside a message', '{"error":null,"message":"Not Found"}', 'Not Found'],
+    ['OpenAI Responses: a streamed error event', '{"error":{"type":"error","sequence_number":2,"error":{"type":"invalid_request_error","code":"context_length_exceeded","message":"Your input exceeds the context window."}}}', 'Your input exceeds the context window.'],
   ])('%s', (_shape, body, expected) => {
-    expect(providerMessageFromBody(body)).toBe(expected);
+    expect(recognisedErrorMessage(body)).toBe(expected);
   });
 
-  it('an empty or blank body says nothing', () => {
-    for (const body of ['', '  \n', undefined, 42]) expect(providerMessageFromBody(body)).toBeUndefined();
+  // Whatever else a server answers is not quoted: a base URL can point at any service the policy allows.
+  it.each([
+    ['FastAPI: detail string (any Python web app)', '{"detail":"db_password=hunter2"}'],
+    ['FastAPI: validation detail list', '{"detail":[{"type":"missing","loc":["body","model"],"msg":"Field required"}]}'],
+    ['a JSON body with no message field', '{"status":"fail"}\n'],
+    ['a message at the top level alone', '{"message":"db_password=hunter2"}'],
+    ['"error": null beside a message', '{"error":null,"message":"db_password=hunter2"}'],
+    ['an error string beside other fields', '{"error":"db_password=hunter2","stack":"at main.go:12"}'],
+    ['plain text', '\nupstream connect error or disconnect/reset before headers. reset reason: connection termination\n'],
+    ['HTML', '<html><body><h1>500</h1><p>db_password=hunter2</p></body></html>'],
+    ['JSON null', 'null'],
+    ['a JSON string', '"db_password=hunter2"'],
+    ['an array of two errors', '[{"error":{"message":"a"}},{"error":{"message":"b"}}]'],
+    ['empty', ''],
+    ['blank', '  \n'],
+  ])('%s is not a provider error', (_shape, body) => {
+    expect(recognisedErrorMessage(body)).toBeUndefined();
+  });
+
+  it('odd values say nothing', () => {
+    for (const body of [undefined, 42, {}, [], { error: {} }, { error: [] }]) expect(recognisedErrorMessage(body)).toBeUndefined();
   });
 
   it('the detail is that message, on one line', () => {
@@ -48,11 +61,12 @@ describe('the provider’s own words, from each body shape', () => {
     expect(classifyProviderError(apiError(500, '{"error":{"message":"  Internal server error\\n"}}')).detail).toBe('Internal server error');
   });
 
-  it('the body comes first, then the parsed data the SDK attached, then the error message', () => {
+  it('the body comes first, then the parsed data the SDK attached; an error’s own message never', () => {
     const data = { error: { message: 'from data' } };
     expect(classifyProviderError({ statusCode: 422, responseBody: '{"error":{"message":"from body"}}', data, message: 'from message' }).detail).toBe('from body');
     expect(classifyProviderError({ statusCode: 422, data, message: 'from message' }).detail).toBe('from data');
-    expect(classifyProviderError({ statusCode: 422, data: { error: { code: 422 } }, message: 'from message' }).detail).toBe('from message');
+    // The SDK's message for a failed call is the HTTP status text, which the server chose: not passed on.
+    expect(classifyProviderError(Object.assign(new Error('db_password=hunter2'), { statusCode: 422 })).detail).toBeUndefined();
     // An overflow stated only in the data still counts.
     expect(classifyProviderError({ statusCode: 400, data: { error: { message: 'prompt is too long: 208310 tokens > 200000 maximum' } }, message: 'Bad Request' }).kind).toBe('context_overflow');
   });
@@ -71,10 +85,11 @@ describe('the provider’s own words, from each body shape', () => {
   });
 
   it('long provider messages are cut to 600 characters, with an ellipsis', () => {
+    const body = (m: string) => JSON.stringify({ error: { message: m } });
     const exactly600 = 'x'.repeat(600);
-    expect(classifyProviderError(apiError(400, exactly600)).detail).toBe(exactly600);
+    expect(classifyProviderError(apiError(400, body(exactly600))).detail).toBe(exactly600);
     for (const long of ['y'.repeat(601), 'z'.repeat(20_000)]) {
-      const detail = classifyProviderError(apiError(400, long)).detail!;
+      const detail = classifyProviderError(apiError(400, body(long))).detail!;
       expect(detail).toHaveLength(600);
       expect(detail).toBe(`${long.slice(0, 599)}…`);
     }
@@ -108,9 +123,9 @@ describe('status codes', () => {
   it('a 404 names the model only when the provider talks about a model', () => {
     const model = classifyProviderError(apiError(404, '{"error":{"message":"The model `gpt-9` does not exist or you do not have access to it.","code":"model_not_found"}}'), { provider: 'OpenAI' });
     expect(model).toMatchObject({ kind: 'invalid_request', status: 404, message: 'OpenAI does not know this model (HTTP 404): The model `gpt-9` does not exist or you do not have access to it.' });
-    // A wrong base URL path on a Go server (Ollama): nothing about a model.
-    const path = classifyProviderError(apiError(404, '404 page not found'), { provider: 'Ollama' });
-    expect(path).toMatchObject({ kind: 'invalid_request', status: 404, message: 'Ollama rejected the request (HTTP 404): 404 page not found' });
+    // A wrong base URL path on a Go server (Ollama): its plain-text 404 is not a provider error, so it is described.
+    const path = classifyProviderError(apiError(404, '404 page not found'), { provider: 'Ollama', protocol: 'ollama' });
+    expect(path).toMatchObject({ kind: 'invalid_request', status: 404, message: 'The server at this address did not answer like an Ollama server (HTTP 404). Check the base URL.', detail: undefined });
     // A 400 that mentions a model is still a rejected request.
     const param = classifyProviderError(apiError(400, '{"error":{"message":"Unsupported parameter: \'temperature\' is not supported with this model."}}'), { provider: 'OpenAI' });
     expect(param.message).toBe("OpenAI rejected the request (HTTP 400): Unsupported parameter: 'temperature' is not supported with this model.");
@@ -135,16 +150,39 @@ describe('status codes', () => {
 
   it('numbers that are not HTTP statuses are not taken for one', () => {
     for (const status of [0, 99, 600, 999, -1, '503', Number.NaN]) {
-      const info = classifyProviderError({ status, message: 'upstream failed' });
+      const info = classifyProviderError({ status, message: 'upstream failed', type: 'server_error' });
       expect(info, String(status)).toEqual({ kind: 'unknown', message: 'The model call failed: upstream failed', detail: 'upstream failed', status: undefined, provider: undefined });
     }
     expect(classifyProviderError({ status: 599, message: 'upstream failed' }).kind).toBe('server');
     expect(classifyProviderError({ statusCode: 0, status: 503, message: 'upstream failed' }).status).toBe(503);
   });
 
-  it('a 2xx on an error (the SDK could not parse a good response) is not an error status', () => {
-    const info = classifyProviderError(apiError(200, '<html>', {}, 'Invalid JSON response'));
-    expect(info).toMatchObject({ kind: 'unknown', status: undefined, message: 'The model call failed: <html>' });
+  it('a 2xx on an error (the SDK could not parse a good response) is not an error status, and the body is not quoted', () => {
+    const info = classifyProviderError(apiError(200, '<html>db_password=hunter2</html>', {}, 'Invalid JSON response'), { protocol: 'openai-compatible' });
+    expect(info).toEqual({ kind: 'unknown', status: undefined, provider: undefined, detail: undefined, message: 'The server at this address did not answer like an OpenAI-compatible API (HTTP 200). Check the base URL.' });
+  });
+
+  it('a body that is not a provider error is described, never quoted (issue: a local service read through a browser-entered provider)', () => {
+    for (const [status, kind] of [
+      [500, 'server'],
+      [502, 'server'],
+      [400, 'invalid_request'],
+      [404, 'invalid_request'],
+      [418, 'invalid_request'],
+    ] as const) {
+      for (const body of ['db_password=hunter2', '{"detail":"db_password=hunter2"}', '<h1>db_password=hunter2</h1>']) {
+        const info = classifyProviderError(apiError(status, body, {}, 'db_password=hunter2'), { provider: 'My server', protocol: 'openai-compatible' });
+        expect(JSON.stringify(info)).not.toContain('hunter2');
+        expect(info).toEqual({ kind, status, provider: 'My server', detail: undefined, message: `The server at this address did not answer like an OpenAI-compatible API (HTTP ${status}). Check the base URL.`, ...(kind === 'server' ? { retryAfterMs: undefined } : {}) });
+      }
+    }
+    // What the SDK throws when a 200 body is not the API's: its message quotes the text.
+    const parse = Object.assign(new Error('JSON parsing failed: Text: db_password=hunter2.'), { name: 'AI_JSONParseError', text: 'db_password=hunter2' });
+    expect(JSON.stringify(classifyProviderError(parse, { protocol: 'anthropic' }))).not.toContain('hunter2');
+    expect(classifyProviderError(parse, { protocol: 'anthropic' }).message).toBe('The server at this address did not answer like the Anthropic API. Check the base URL.');
+    // listing.ts parses a list with JSON.parse: its SyntaxError quotes the start of the text.
+    const syntax = new SyntaxError('Unexpected token \'d\', "db_password=hunter2" is not valid JSON');
+    expect(classifyProviderError(syntax, { protocol: 'ollama' }).message).toBe('The server at this address did not answer like an Ollama server. Check the base URL.');
   });
 });
 
@@ -213,8 +251,15 @@ describe('connection failures', () => {
     ['Firefox', new TypeError('NetworkError when attempting to fetch resource.'), 'NetworkError when attempting to fetch resource.'],
     ['socket hang up', new Error('socket hang up'), 'socket hang up'],
     ['premature close', new Error('Premature close'), 'Premature close'],
-  ])('%s → network, naming the innermost reason', (_code, error, why) => {
-    expect(classifyProviderError(error, { provider: 'Ollama' })).toEqual({ kind: 'network', provider: 'Ollama', detail: why, message: `Could not reach Ollama. (${why})` });
+    // A server that does not speak HTTP (a database port), or not the TLS expected.
+    ['HPE_INVALID_CONSTANT', fetchFailed(sysError('Expected HTTP/, RTSP/ or ICE/', 'HPE_INVALID_CONSTANT')), 'Expected HTTP/, RTSP/ or ICE/'],
+    ['HTTPParserError without its code, as the AI SDK wraps it', Object.assign(new Error('Cannot connect to API: Response does not match the HTTP/1.1 protocol'), { cause: Object.assign(new Error('Response does not match the HTTP/1.1 protocol (Expected HTTP/)'), { name: 'HTTPParserError' }) }), 'Expected HTTP/'],
+    ['EPROTO', fetchFailed(sysError('write EPROTO 1234:error:0A00010B:SSL routines:ssl3_get_record:wrong version number', 'EPROTO')), 'wrong version number'],
+  ])('%s → network, in the same words whatever the socket said', (_code, error, why) => {
+    const info = classifyProviderError(error, { provider: 'Ollama' });
+    expect(info).toEqual({ kind: 'network', provider: 'Ollama', message: 'Could not reach Ollama at this address.' });
+    // Refused, reset and "not HTTP" must not be told apart: that would map which ports are open behind the server.
+    expect(JSON.stringify(info)).not.toContain(why);
   });
 
   it('a reply that broke off after a good start says so', () => {
@@ -222,23 +267,22 @@ describe('connection failures', () => {
     expect(classifyProviderError(midway, { provider: 'vLLM' })).toEqual({
       kind: 'network',
       provider: 'vLLM',
-      detail: 'other side closed',
-      message: 'The connection to vLLM broke off before the reply was complete. (other side closed)',
+      message: 'The connection to vLLM broke off before the reply was complete.',
     });
-    expect(classifyProviderError(Object.assign(new TypeError('terminated'), { statusCode: 200 })).message).toBe('The connection to the provider broke off before the reply was complete. (terminated)');
-    expect(classifyProviderError(fetchFailed(sysError('connect ECONNREFUSED 127.0.0.1:1', 'ECONNREFUSED'))).message).toBe('Could not reach the provider. (connect ECONNREFUSED 127.0.0.1:1)');
+    expect(classifyProviderError(Object.assign(new TypeError('terminated'), { statusCode: 200 })).message).toBe('The connection to the provider broke off before the reply was complete.');
+    expect(classifyProviderError(fetchFailed(sysError('connect ECONNREFUSED 127.0.0.1:1', 'ECONNREFUSED'))).message).toBe('Could not reach the provider at this address.');
   });
 
   it('a failure with only a code says so without a reason', () => {
-    expect(classifyProviderError({ code: 'ECONNRESET' })).toEqual({ kind: 'network', provider: undefined, detail: undefined, message: 'Could not reach the provider.' });
+    expect(classifyProviderError({ code: 'ECONNRESET' })).toEqual({ kind: 'network', provider: undefined, message: 'Could not reach the provider at this address.' });
     expect(classifyProviderError({ code: 'UND_ERR_SOCKET', statusCode: 200 }, { provider: 'vLLM' }).message).toBe('The connection to vLLM broke off before the reply was complete.');
   });
 
-  it('the reason is scrubbed and shortened', () => {
+  it('the socket’s own words never reach the message', () => {
     const long = sysError(`connect ECONNREFUSED ${'a'.repeat(300)} Bearer sk-secret-token`, 'ECONNREFUSED');
     const info = classifyProviderError(fetchFailed(long));
-    expect(info.detail).toHaveLength(200);
-    expect(info.detail).not.toContain('sk-secret');
+    expect(info.detail).toBeUndefined();
+    expect(JSON.stringify(info)).not.toContain('sk-secret');
   });
 
   it.each([
@@ -277,7 +321,11 @@ describe('other outcomes', () => {
   it('anything else is unknown, with or without words', () => {
     expect(classifyProviderError(undefined)).toEqual({ kind: 'unknown', message: 'The model call failed for an unknown reason.', detail: undefined, status: undefined, provider: undefined });
     expect(classifyProviderError(new Error(''))).toMatchObject({ kind: 'unknown', message: 'The model call failed for an unknown reason.' });
-    expect(classifyProviderError('plain string')).toMatchObject({ kind: 'unknown', message: 'The model call failed: plain string', detail: 'plain string' });
+    // Words of unknown origin are not quoted; an error of our own, or one the SDK wrote itself, is.
+    expect(classifyProviderError('plain string')).toMatchObject({ kind: 'unknown', message: 'The model call failed for an unknown reason.', detail: undefined });
+    expect(classifyProviderError(new Error('boom'))).toMatchObject({ kind: 'unknown', message: 'The model call failed for an unknown reason.' });
+    const local = Object.assign(new Error('No output generated. Check the stream for errors.'), { name: 'AI_NoOutputGeneratedError' });
+    expect(classifyProviderError(local)).toMatchObject({ kind: 'unknown', message: 'The model call failed: No output generated. Check the stream for errors.' });
   });
 
   it('odd shapes never make it throw', () => {
@@ -291,7 +339,7 @@ describe('other outcomes', () => {
     const a: { message: string; cause?: unknown } = { message: 'outer' };
     const b = { message: 'inner', cause: a };
     a.cause = b;
-    expect(classifyProviderError(a)).toMatchObject({ kind: 'unknown', detail: 'outer' });
+    expect(classifyProviderError(a)).toMatchObject({ kind: 'unknown' });
     const self: { message: string; lastError?: unknown } = { message: 'socket hang up' };
     self.lastError = self;
     expect(classifyProviderError(self).kind).toBe('network');

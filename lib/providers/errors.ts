@@ -1,3 +1,4 @@
+import type { ListProtocolName } from './descriptors';
 import { matchOverflow } from './overflow';
 
 /**
@@ -85,42 +86,104 @@ export function parseRetryAfter(headers: unknown, text: string | undefined, now 
   return undefined;
 }
 
-/** The message a provider put in its JSON error body, or the raw text. */
-export function providerMessageFromBody(body: unknown): string | undefined {
-  if (typeof body !== 'string' || !body.trim()) return undefined;
-  try {
-    const j = JSON.parse(body) as unknown;
-    return messageFromJson(j) ?? body.trim();
-  } catch {
-    return body.trim();
+/**
+ * The message of a provider's error, when the body has the shape of one; else
+ * undefined. Only such a message is ever passed on to the browser: a base URL
+ * typed into Settings can point this server at any service the policy allows
+ * (on the default policy, anything on this machine), and reflecting whatever
+ * that service answers would let a page read it through us (a local admin
+ * page's error with a password in it came back verbatim). The shapes:
+ *
+ * - `{"error": {"message": "…", …}}`: OpenAI and every server copying it
+ *   (llama.cpp, vLLM, LM Studio, Ollama's /v1), Anthropic (`type: "error"`
+ *   beside it), Gemini (also as a one-element array); a message beside an
+ *   error object without one;
+ * - `{"object": "error", "message": "…"}`: older vLLM and Mistral;
+ * - `{"error": "…"}` and nothing else: Ollama's own API.
+ *
+ * A proxy that put the upstream's JSON body, as a string, into its message is
+ * read through. Framework defaults (FastAPI's `{"detail": …}`), plain text and
+ * HTML are not provider errors, whoever sent them.
+ */
+export function recognisedErrorMessage(body: unknown): string | undefined {
+  if (typeof body === 'string') {
+    if (!body.trim()) return undefined;
+    try {
+      return recognisedErrorMessage(JSON.parse(body) as unknown);
+    } catch {
+      return undefined;
+    }
   }
-}
-
-function messageFromJson(j: unknown): string | undefined {
-  if (Array.isArray(j)) return messageFromJson(j[0]);
-  const o = asObject(j);
+  if (Array.isArray(body)) return body.length === 1 ? recognisedErrorMessage(body[0]) : undefined;
+  const o = asObject(body) as Record<string, unknown> | null;
   if (!o) return undefined;
-  const err = (o as { error?: unknown }).error;
-  if (typeof err === 'string') return err;
-  if (err && typeof err === 'object') {
+  const err = o.error;
+  if (typeof err === 'string') return Object.keys(o).length === 1 && err.trim() ? err : undefined;
+  if (err && typeof err === 'object' && !Array.isArray(err)) {
     const inner = str((err as { message?: unknown }).message);
     // Some proxies nest the upstream body as a JSON string inside message.
-    if (inner?.trim().startsWith('{')) return providerMessageFromBody(inner) ?? inner;
+    if (inner?.trim().startsWith('{')) return recognisedErrorMessage(inner.trim()) ?? inner;
     if (inner) return inner;
+    // OpenAI's streamed Responses errors nest a second error object.
+    const nested = recognisedErrorMessage({ error: (err as { error?: unknown }).error });
+    if (nested) return nested;
+    return str(o.message);
   }
-  return str(o.message) ?? str((o as { detail?: unknown }).detail);
+  if (o.object === 'error') return str(o.message);
+  return undefined;
 }
+
+/**
+ * An error object a provider sent inside a stream it had started (the SDK
+ * hands over the parsed `error` of an error chunk): a plain object with a
+ * message or a code beside a type. Its words are the provider's own.
+ */
+function streamedErrorText(e: ErrorLike): string | undefined {
+  if (e instanceof Error || Object.getPrototypeOf(e) !== Object.prototype) return undefined;
+  if (typeof e.type !== 'string' && typeof e.code !== 'string') return undefined;
+  return str(e.message) ?? str(e.code);
+}
+
+/** Errors of ours, or of the AI SDK, whose messages are written here rather than taken from a response. */
+const LOCAL_MESSAGE_ERRORS = new Set([
+  'ForbiddenDestinationError',
+  'AI_NoSuchModelError',
+  'AI_LoadAPIKeyError',
+  'AI_UnsupportedFunctionalityError',
+  'AI_InvalidArgumentError',
+  'AI_InvalidPromptError',
+  'AI_NoOutputGeneratedError',
+]);
+
+/** Errors that mean a response came but was not the API's (not JSON, not the expected fields). */
+const NOT_THE_API_ERRORS = /^(AI_JSONParseError|AI_TypeValidationError|AI_InvalidResponseDataError|AI_EmptyResponseBodyError|SyntaxError)$/;
+
+/** How messages name the API a base URL should answer. */
+export const API_PHRASES: Record<ListProtocolName, string> = {
+  openai: 'the OpenAI API',
+  'openai-compatible': 'an OpenAI-compatible API',
+  anthropic: 'the Anthropic API',
+  google: 'the Gemini API',
+  ollama: 'an Ollama server',
+};
 
 function isAbort(e: ErrorLike): boolean {
   const name = str(e.name);
   return name === 'AbortError' || name === 'TimeoutError' || name === 'ResponseAborted';
 }
 
-const NETWORK_CODES = /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|UND_ERR_[A-Z_]+)$/;
+/**
+ * Failures below HTTP: nothing listening, a reset, no route, a name that does
+ * not resolve, and a server that does not speak HTTP at all (llhttp's HPE_
+ * parse errors: a database port) or not the TLS expected.
+ */
+const NETWORK_CODES = /^(ECONNREFUSED|ECONNRESET|ECONNABORTED|ENOTFOUND|EAI_AGAIN|ETIMEDOUT|EPIPE|EHOSTUNREACH|EHOSTDOWN|ENETUNREACH|EPROTO|UND_ERR_[A-Z_]+|HPE_[A-Z_]+|ERR_SSL_[A-Z_]+|ERR_TLS_[A-Z_]+)$/;
 
 function isNetwork(e: ErrorLike): boolean {
   const code = str(e.code);
   if (code && NETWORK_CODES.test(code)) return true;
+  // undici's parser error (a server that is not HTTP) does not always carry its HPE_ code.
+  if (str(e.name) === 'HTTPParserError') return true;
   const msg = str(e.message) ?? '';
   return (
     (str(e.name) === 'TypeError' && /fetch failed|terminated|network|socket/i.test(msg)) ||
@@ -156,31 +219,64 @@ function shorten(text: string, max = 600): string {
 export interface ClassifyOptions {
   /** Label for messages, e.g. "OpenAI". */
   provider?: string;
+  /** The API the base URL should answer (API_PHRASES); "a model provider's API" when not given. */
+  protocol?: ListProtocolName;
   /** Keys used for this request; removed from any text we pass on. */
   secrets?: readonly string[];
   now?: number;
 }
 
-export function classifyProviderError(error: unknown, opts: ClassifyOptions = {}): ProviderErrorInfo {
-  const who = opts.provider ?? 'The provider';
-  const chain = unwrap(error);
-  if (typeof error === 'string') chain.push({ message: error });
-  const status = statusOf(chain);
-
-  // The provider's own words: the JSON body first (most precise), then messages along the chain.
+/** Everything a failure says, to classify it by; never shown as such (see recognisedErrorMessage). */
+function classificationTexts(chain: ErrorLike[]): string[] {
   const texts: string[] = [];
   for (const e of chain) {
-    const fromBody = providerMessageFromBody(e.responseBody);
-    if (fromBody) texts.push(fromBody);
-    const fromData = messageFromJson(e.data);
+    if (typeof e.responseBody === 'string' && e.responseBody.trim()) texts.push(recognisedErrorMessage(e.responseBody) ?? e.responseBody.trim());
+    const fromData = recognisedErrorMessage(e.data);
     if (fromData) texts.push(fromData);
     const msg = str(e.message);
     if (msg) texts.push(msg);
     for (const k of [e.code, e.type]) if (typeof k === 'string') texts.push(k);
   }
-  const providerText = texts[0] ?? '';
-  const allText = texts.join('\n');
-  const detail = providerText ? shorten(scrubSecrets(providerText, opts.secrets)) : undefined;
+  return texts;
+}
+
+/** The provider's own words that may be shown: a recognised error body, a streamed error object, or an error of ours. */
+function showableText(chain: ErrorLike[]): string | undefined {
+  for (const e of chain) {
+    const t = recognisedErrorMessage(e.responseBody) ?? recognisedErrorMessage(e.data) ?? streamedErrorText(e);
+    if (t) return t;
+    const name = str(e.name);
+    if (name && LOCAL_MESSAGE_ERRORS.has(name) && str(e.message)) return str(e.message);
+  }
+  return undefined;
+}
+
+/** A response came, but not from the API: a body of another shape, or one the SDK could not parse. */
+function answeredSomethingElse(chain: ErrorLike[]): boolean {
+  return chain.some((e) => (typeof e.responseBody === 'string' && e.responseBody.trim() !== '' && !recognisedErrorMessage(e.responseBody)) || NOT_THE_API_ERRORS.test(str(e.name) ?? ''));
+}
+
+/**
+ * What the user is told about a failed model call. Classified by everything
+ * the failure carries (status, codes, the body's words), but worded only from
+ * the status and, when the body is a provider's error (recognisedErrorMessage),
+ * its message: a server that answered in any other shape is described, never
+ * quoted. Connection failures read alike whatever the socket said (refused,
+ * reset, not HTTP at all), so the wording does not tell a closed port from an
+ * open one.
+ */
+export function classifyProviderError(error: unknown, opts: ClassifyOptions = {}): ProviderErrorInfo {
+  const who = opts.provider ?? 'The provider';
+  const api = opts.protocol ? API_PHRASES[opts.protocol] : "a model provider's API";
+  const chain = unwrap(error);
+  if (typeof error === 'string') chain.push({ message: error });
+  const status = statusOf(chain);
+
+  const allText = classificationTexts(chain).join('\n');
+  const shown = showableText(chain);
+  const detail = shown ? shorten(scrubSecrets(shown, opts.secrets)) : undefined;
+  const foreign = !shown && answeredSomethingElse(chain);
+  const notTheApi = (httpStatus: number | undefined) => `The server at this address did not answer like ${api}${httpStatus ? ` (HTTP ${httpStatus})` : ''}. Check the base URL.`;
   const headers = chain.find((e) => e.responseHeaders)?.responseHeaders;
   // A 2xx status on an error means the body broke off after a good start; it is not an error status.
   const base = { status: status !== undefined && status >= 300 ? status : undefined, provider: opts.provider, detail };
@@ -217,11 +313,15 @@ export function classifyProviderError(error: unknown, opts: ClassifyOptions = {}
   }
 
   if (status !== undefined && status >= 500) {
-    const overloaded = status === 529 || /overloaded/i.test(allText);
+    const overloaded = status === 529 || /overloaded/i.test(detail ?? '');
     return {
       ...base,
       kind: 'server',
-      message: overloaded ? `${who} is overloaded right now (HTTP ${status}). Try again in a moment.` : `${who} had a server error (HTTP ${status}). Try again in a moment.`,
+      message: foreign
+        ? notTheApi(status)
+        : overloaded
+          ? `${who} is overloaded right now (HTTP ${status}). Try again in a moment.`
+          : `${who} had a server error (HTTP ${status}). Try again in a moment.`,
       retryAfterMs: parseRetryAfter(headers, undefined, opts.now),
     };
   }
@@ -231,7 +331,8 @@ export function classifyProviderError(error: unknown, opts: ClassifyOptions = {}
   }
 
   if (status !== undefined && status >= 400) {
-    if (status === 404 && /model/i.test(allText)) {
+    if (foreign) return { ...base, kind: 'invalid_request', message: notTheApi(status) };
+    if (status === 404 && /model/i.test(detail ?? '')) {
       return { ...base, kind: 'invalid_request', message: `${who} does not know this model (HTTP 404)${detail ? `: ${detail}` : '.'}` };
     }
     return { ...base, kind: 'invalid_request', message: `${who} rejected the request (HTTP ${status})${detail ? `: ${detail}` : '.'}` };
@@ -242,20 +343,17 @@ export function classifyProviderError(error: unknown, opts: ClassifyOptions = {}
   }
 
   if (chain.some(isNetwork)) {
-    // The innermost message says what the socket did ("other side closed", "ECONNREFUSED"); wrappers only say that something failed.
-    const inner = [...chain].reverse().map((e) => str(e.message)).find(Boolean);
-    const why = inner ? shorten(scrubSecrets(inner, opts.secrets), 200) : undefined;
     const midway = status !== undefined && status < 300;
     return {
       kind: 'network',
       provider: opts.provider,
-      detail: why,
       message: midway
-        ? `The connection to ${opts.provider ?? 'the provider'} broke off before the reply was complete.${why ? ` (${why})` : ''}`
-        : `Could not reach ${opts.provider ?? 'the provider'}.${why ? ` (${why})` : ''}`,
+        ? `The connection to ${opts.provider ?? 'the provider'} broke off before the reply was complete.`
+        : `Could not reach ${opts.provider ?? 'the provider'} at this address.`,
     };
   }
 
+  if (foreign) return { ...base, kind: 'unknown', message: notTheApi(status) };
   return { ...base, kind: 'unknown', message: detail ? `The model call failed: ${detail}` : 'The model call failed for an unknown reason.' };
 }
 

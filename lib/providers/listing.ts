@@ -102,7 +102,7 @@ async function listInstance(
     const listed = await LIST_PROTOCOLS[d.listing]({ baseUrl: instance.baseUrl, apiKey: instance.apiKey, official: instance.baseUrl === defaultBaseUrl(d) }, fetch, timeoutMs);
     return { status: { ...base, configured: true, reachable: true, state: 'connected' }, listed: [...listed, ...own] };
   } catch (e) {
-    const info = classifyProviderError(e, { provider: base.label, secrets });
+    const info = classifyProviderError(e, { provider: base.label, protocol: d.listing, secrets });
     const error = info.kind === 'aborted' ? `${base.label} did not answer within ${timeoutMs} ms.` : info.message;
     const rejected = info.kind === 'auth';
     const fallback: Listed[] = [...(rejected ? [] : d.defaultModels.map((name) => ({ name }))), ...own];

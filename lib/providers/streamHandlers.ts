@@ -5,7 +5,7 @@ import { watchBodyBreaks } from './bodyBreaks';
 import { retryStaleConnection } from './staleConnection';
 import { readServerConfig, type EnvLike, type ServerConfig } from './env';
 import { classifyProviderError, jsonError, type ProviderErrorInfo } from './errors';
-import { PROVIDER_IDS } from './descriptors';
+import { PROVIDER_IDS, PROVIDERS } from './descriptors';
 import { resolveLanguageModel } from './factory';
 import type { FetchLike } from './guardedFetch';
 import { contextToModelMessages } from './modelMessages';
@@ -82,7 +82,7 @@ function runModel(o: RunOptions): Response {
     return errorStream({ kind: missingKey ? 'auth' : 'invalid_request', message: resolved.message, provider: resolved.providerLabel }, modelId);
   }
 
-  const classify = (e: unknown) => classifyProviderError(e, { provider: resolved.providerLabel, secrets: resolved.secrets });
+  const classify = (e: unknown) => classifyProviderError(e, { provider: resolved.providerLabel, protocol: PROVIDERS[o.ref.provider].listing, secrets: resolved.secrets });
   const started = Date.now();
   const result = streamText({
     model: resolved.model,

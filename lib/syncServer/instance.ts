@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { onServerShutdown } from '@/lib/server/runtime';
 import { createSyncHandlers, type SyncServer } from './http';
 import { createLiveHub } from './hub';
 import { readSyncLimits, type SyncLimits } from './limits';
@@ -30,7 +31,16 @@ export function createSyncServer(db: SqlClient, limits: SyncLimits): SyncServer 
   return { store: createSyncStore(db, limits.quota), hub: createLiveHub(db), limits, rates: createRateLimiter(db), live: createLiveSlots(limits.live) };
 }
 
-export async function openSyncServer(env: Env): Promise<SyncServer> {
+/** The sync server as this process runs it: the routes' parts, plus what the health check and shutdown need. */
+export interface OpenSyncServer extends SyncServer {
+  kind: SqlClient['kind'];
+  /** One round trip to the database; rejects when it does not answer. */
+  ping(): Promise<void>;
+  /** Stops the live fan-out and closes the database (PGlite writes its files and lets go of the directory). */
+  close(): Promise<void>;
+}
+
+export async function openSyncServer(env: Env): Promise<OpenSyncServer> {
   // First: a limit that does not parse is reported before anything is opened.
   const limits = readSyncLimits(env);
   const where = describeStorage(env);
@@ -41,7 +51,16 @@ export async function openSyncServer(env: Env): Promise<SyncServer> {
     db = await openPglite(where.dir);
   }
   await migrate(db);
-  return createSyncServer(db, limits);
+  const server = createSyncServer(db, limits);
+  return {
+    ...server,
+    kind: db.kind,
+    ping: async () => void (await db.query('SELECT 1')),
+    close: async () => {
+      await server.hub.close().catch(() => {});
+      await db.close();
+    },
+  };
 }
 
 /**
@@ -79,15 +98,30 @@ function alive(pid: number): boolean {
 
 // One server per process, kept on globalThis so that Next's module copies (and dev reloads) share it.
 const KEY = Symbol.for('longctx.syncServer');
-type Holder = { [KEY]?: Promise<SyncServer> };
+type Holder = { [KEY]?: Promise<OpenSyncServer> };
 
-/** The process's sync server, opened on first use; a failed open is retried on the next request. */
-export function processSyncServer(env: Env): Promise<SyncServer> {
+/**
+ * The process's sync server, opened on first use; a failed open is retried on
+ * the next request. Once open, it is closed when the server shuts down
+ * (lib/server/launch.ts), so the embedded database is released before exit.
+ */
+export function processSyncServer(env: Env): Promise<OpenSyncServer> {
   const g = globalThis as Holder;
-  g[KEY] ??= openSyncServer(env).catch((err: unknown) => {
-    delete g[KEY];
-    throw err;
-  });
+  if (!g[KEY]) {
+    const opening = openSyncServer(env);
+    g[KEY] = opening.catch((err: unknown) => {
+      delete g[KEY];
+      throw err;
+    });
+    void opening.then(
+      (server) =>
+        onServerShutdown('sync database', async () => {
+          delete g[KEY];
+          await server.close();
+        }),
+      () => {},
+    );
+  }
   return g[KEY];
 }
 

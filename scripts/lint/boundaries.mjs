@@ -23,6 +23,15 @@ const SERVER_DB_MESSAGE = 'Only lib/syncServer talks to the sync database (PGlit
 /** The sync server's code runs in route handlers; nothing on the browser side may pull it (or its database) in. */
 const SYNC_SERVER = { './lib/syncServer': 'lib/syncServer is the sync server: only app/api routes (and its own tests) import it.' };
 
+/**
+ * The server's own code: the access check (it holds the operator's secret) and the server process
+ * (logs, shutdown). Marked `import 'server-only'` where Next bundles it; this says it before a build does.
+ */
+const SERVER_SIDE = {
+  './lib/access': 'lib/access is the server’s access check: only the proxy, the routes and server pages import it.',
+  './lib/server': 'lib/server is the server process (launcher, logs, shutdown): the browser side never imports it.',
+};
+
 /** The packages in `names`, each with everything under it, refused with `message`. */
 const packages = (names, message) => names.map((name) => ({ group: [name, `${name}/*`], message }));
 
@@ -60,6 +69,7 @@ const LIB_ZONES = [
   forbid('./lib', LIB_OUTSIDE),
   // The sync client (the engine, the flows) runs in the browser: the server's code stays out of its bundle.
   forbid(['./lib/sync', './lib/flows'], SYNC_SERVER),
+  forbid(['./lib/sync', './lib/flows'], SERVER_SIDE),
 ];
 
 /**
@@ -126,6 +136,7 @@ export const boundaryConfigs = [
           './components': 'lib/db may not import components/.',
           './app': 'lib/db may not import app/.',
           ...SYNC_SERVER,
+          ...SERVER_SIDE,
         }),
       ),
     },
@@ -141,7 +152,7 @@ export const boundaryConfigs = [
         packages(SERVER_DB, SERVER_DB_MESSAGE),
       ),
       'import/no-restricted-paths': restrictPaths(
-        forbid('./lib/browser', { './components': 'lib/browser may not import components/.', './app': 'lib/browser may not import app/.', ...SYNC_SERVER }),
+        forbid('./lib/browser', { './components': 'lib/browser may not import components/.', './app': 'lib/browser may not import app/.', ...SYNC_SERVER, ...SERVER_SIDE }),
       ),
     },
   },
@@ -161,6 +172,7 @@ export const boundaryConfigs = [
           './app': 'workers/ may not import app/.',
           './lib/browser': 'workers/ may not import lib/browser: adapters wire workers in, not out.',
           ...SYNC_SERVER,
+          ...SERVER_SIDE,
         }),
       ),
     },
@@ -181,6 +193,8 @@ export const boundaryConfigs = [
           './lib/tokens/exact.ts': 'The tokenizer tables load in the token worker only.',
           './lib/sessionTokens': 'The token service runs in the token worker only.',
         }),
+        // Server pages (app/signin) may read the access policy; components run in the browser too.
+        forbid('./components', SERVER_SIDE),
         { target: ['./components', './app'], from: './lib/db', except: ['./index.ts'], message: 'Components use lib/db’s public surface (lib/db/index.ts), not its internals.' },
       ),
     },

@@ -18,7 +18,7 @@ describe('exportMarkdown', () => {
     expect(md).toContain('"path": "a.ts"');
     expect(md).not.toContain('### Tool result');
     expect(md).toContain('> **Thinking**');
-    expect(md).toContain('*[image: image/png, 70 B]*');
+    expect(md).toContain('*\\[image: image/png, 70 B\\]*');
     // The sample's leaf is on the branch with the branch summary, not on the compaction branch.
     expect(md).toContain('> **Branch summary**');
     expect(md).not.toContain('**Compaction summary**');

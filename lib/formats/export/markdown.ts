@@ -3,6 +3,7 @@ import { buildSessionContext } from '@/lib/session/context';
 import { SessionTree } from '@/lib/session/tree';
 import type { SessionEntry, SessionSnapshot } from '@/lib/session/types';
 import type { EffectiveSummary } from '@/lib/session/revisions';
+import { escapeMarkdownText as esc, neutraliseMarkdown as md } from './markdownSafety';
 import { argsJson, entryPreview, formatDate, imageLabel, isHttpUrl, stopNote, summaryFacts } from './shared';
 
 /**
@@ -10,6 +11,10 @@ import { argsJson, entryPreview, formatDate, imageLabel, isHttpUrl, stopNote, su
  * under role headings, tool calls and results in fenced blocks, compactions
  * and branch summaries as marked blockquotes. With `allBranches`, every branch
  * of the tree follows, depth-first, each under a "Branch" heading.
+ *
+ * What the conversation says is Markdown and stays so, but without raw HTML
+ * or script links (`md`); names and titles are plain text (`esc`): see
+ * markdownSafety.ts for why.
  */
 
 export interface MarkdownExportOptions {
@@ -22,9 +27,14 @@ export interface MarkdownExportOptions {
   frontMatter?: boolean;
 }
 
-/** A YAML scalar: JSON's double-quoted strings are valid YAML, so any text is safe. */
+/**
+ * A YAML scalar: JSON's double-quoted strings are valid YAML, so any text is
+ * safe. `<`, `>`, `&`, `[` and `]` are written as \u escapes (YAML reads them
+ * back the same): a Markdown viewer that does not know front matter shows it
+ * as text, and must find no tag and no link in it.
+ */
 function yamlString(s: string): string {
-  return JSON.stringify(s);
+  return JSON.stringify(s).replace(/[<>&[\]]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** ISO 8601 in UTC without milliseconds: a YAML timestamp that notes apps read as a date and time. */
@@ -71,24 +81,24 @@ function messageMd(e: SessionEntry & { type: 'message' }, level: string): string
   if (m.role === 'user') {
     out.push(`${level} User`);
     for (const p of m.content) {
-      if (p.type === 'text') out.push(p.text);
-      else if (p.type === 'image') out.push(isHttpUrl(p.url) ? `![${imageLabel(p)}](${p.url})` : `*[${imageLabel(p)}]*`);
-      else out.push(`*[file: ${p.name}, ${p.mimeType}]*` + (p.text !== undefined ? `\n\n${fence(p.text)}` : ''));
+      if (p.type === 'text') out.push(md(p.text));
+      else if (p.type === 'image') out.push(isHttpUrl(p.url) ? `![${esc(imageLabel(p))}](<${p.url.replace(/[<>\s]/g, encodeURIComponent)}>)` : `*\\[${esc(imageLabel(p))}\\]*`);
+      else out.push(`*\\[file: ${esc(p.name)}, ${esc(p.mimeType)}\\]*` + (p.text !== undefined ? `\n\n${fence(p.text)}` : ''));
     }
   } else if (m.role === 'assistant') {
-    out.push(`${level} Assistant${m.model ? ` · ${m.model}` : ''}`);
+    out.push(`${level} Assistant${m.model ? ` · ${esc(m.model)}` : ''}`);
     for (const p of m.content) {
-      if (p.type === 'text') out.push(p.text);
-      else if (p.type === 'thinking') out.push(quote(`**Thinking**${p.redacted ? ' (redacted)' : ''}\n\n${p.thinking}`));
-      else out.push(`**Tool call** \`${p.name.replace(/`/g, "'")}\` (${p.id})\n\n${fence(argsJson(p.arguments), 'json')}`);
+      if (p.type === 'text') out.push(md(p.text));
+      else if (p.type === 'thinking') out.push(quote(`**Thinking**${p.redacted ? ' (redacted)' : ''}\n\n${md(p.thinking)}`));
+      else out.push(`**Tool call** \`${p.name.replace(/`/g, "'")}\` (${esc(p.id)})\n\n${fence(argsJson(p.arguments), 'json')}`);
     }
     const note = stopNote(m.stopReason);
-    if (note) out.push(`*(Reply ${note}${m.errorMessage ? `: ${m.errorMessage}` : ''})*`);
+    if (note) out.push(`*(Reply ${note}${m.errorMessage ? `: ${esc(m.errorMessage)}` : ''})*`);
   } else {
-    out.push(`${level} Tool result · ${m.toolName}${m.isError ? ' (error)' : ''}`);
+    out.push(`${level} Tool result · ${esc(m.toolName)}${m.isError ? ' (error)' : ''}`);
     for (const p of m.content) {
       if (p.type === 'text') out.push(fence(p.text));
-      else out.push(`*[${imageLabel(p)}]*`);
+      else out.push(`*\\[${esc(imageLabel(p))}\\]*`);
     }
   }
   return out.join('\n\n');
@@ -99,23 +109,23 @@ function entryMd(e: SessionEntry, level: string, effective?: EffectiveSummary): 
     case 'message':
       return messageMd(e, level);
     case 'compaction': {
-      const facts = summaryFacts(e, effective);
+      const facts = summaryFacts(e, effective).map(esc);
       return quote(
-        `**Compaction summary** (${formatCount(e.tokensBefore)} tokens before${e.tokensAfter !== undefined ? `, ${formatCount(e.tokensAfter)} after` : ''})\n\n*${facts.join(' · ')}*\n\n${effective?.summary ?? e.summary}`,
+        `**Compaction summary** (${formatCount(e.tokensBefore)} tokens before${e.tokensAfter !== undefined ? `, ${formatCount(e.tokensAfter)} after` : ''})\n\n*${facts.join(' · ')}*\n\n${md(effective?.summary ?? e.summary)}`,
       );
     }
     case 'branch_summary':
-      return quote(`**Branch summary** (of the branch that ended at ${e.fromId})\n\n*${summaryFacts(e, effective).join(' · ')}*\n\n${effective?.summary ?? e.summary}`);
+      return quote(`**Branch summary** (of the branch that ended at ${esc(e.fromId)})\n\n*${summaryFacts(e, effective).map(esc).join(' · ')}*\n\n${md(effective?.summary ?? e.summary)}`);
     case 'model_change':
-      return `*Model changed to ${e.model}*`;
+      return `*Model changed to ${esc(e.model)}*`;
     case 'label':
-      return `*Label ${e.label === null ? 'cleared' : `“${e.label}”`} on entry ${e.targetId}*`;
+      return `*Label ${e.label === null ? 'cleared' : `“${esc(e.label)}”`} on entry ${esc(e.targetId)}*`;
     case 'summary_revision':
-      return quote(`**Summary ${e.action}** (of ${e.targetId})${e.summary !== undefined ? `\n\n${e.summary}` : ''}`);
+      return quote(`**Summary ${e.action}** (of ${esc(e.targetId)})${e.summary !== undefined ? `\n\n${md(e.summary)}` : ''}`);
     case 'custom':
-      return `*[${e.customType}] ${entryPreview(e, 200)}*`;
+      return `*\\[${esc(e.customType)}\\] ${esc(entryPreview(e, 200))}*`;
     case 'pin':
-      return `*${e.pinned ? 'Pinned' : 'Unpinned'} entry ${e.targetId} (kept verbatim through compactions)*`;
+      return `*${e.pinned ? 'Pinned' : 'Unpinned'} entry ${esc(e.targetId)} (kept verbatim through compactions)*`;
     case 'tool_mask':
       return `*Old tool output masked in the model's context: ${e.maskedIds.length} results, ${formatCount(e.tokensBefore)} → ${formatCount(e.tokensAfter)} tokens*`;
   }
@@ -125,13 +135,13 @@ export function exportMarkdown(snapshot: SessionSnapshot, opts: MarkdownExportOp
   const { meta } = snapshot;
   const tree = new SessionTree(snapshot.entries);
   const ctx = buildSessionContext(tree, meta.leafId);
-  const out: string[] = opts.frontMatter ? [frontMatter(snapshot), `# ${meta.title.replace(/\n/g, ' ')}`] : [`# ${meta.title.replace(/\n/g, ' ')}`];
+  const out: string[] = opts.frontMatter ? [frontMatter(snapshot), `# ${esc(meta.title)}`] : [`# ${esc(meta.title)}`];
   if (!opts.frontMatter) {
     const facts = meta.undated ? [`no date (imported ${formatDate(meta.createdAt)})`] : [`Created ${formatDate(meta.createdAt)}`, `updated ${formatDate(meta.updatedAt)}`];
     facts.push(`${snapshot.entries.length} entries`);
-    if (meta.model) facts.push(`model ${meta.model}`);
-    if (meta.source) facts.push(`imported from ${meta.source.format}${meta.source.fileName ? ` (${meta.source.fileName})` : ''}`);
-    if (meta.continuedFrom) facts.push(`continues “${meta.continuedFrom.title}”`);
+    if (meta.model) facts.push(`model ${esc(meta.model)}`);
+    if (meta.source) facts.push(`imported from ${esc(meta.source.format)}${meta.source.fileName ? ` (${esc(meta.source.fileName)})` : ''}`);
+    if (meta.continuedFrom) facts.push(`continues “${esc(meta.continuedFrom.title)}”`);
     out.push(`*${facts.join(' · ')}*`);
   }
   if (meta.systemPrompt) out.push(`## System prompt\n\n${fence(meta.systemPrompt)}`);

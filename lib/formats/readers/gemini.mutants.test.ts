@@ -156,3 +156,36 @@ describe('Gemini CLI reader: refusals', () => {
     }
   });
 });
+
+describe('Gemini CLI reader: messages that share an id', () => {
+  it('the document form keeps both of two messages with one id, the later under a new id, and says so', () => {
+    const twin = { ...prompt, content: [{ text: 'A second question that happens to reuse the id.' }], timestamp: at };
+    const edited = { ...doc, messages: [...doc.messages, twin] };
+    const r = readGemini(JSON.stringify(edited));
+    const s = r.sessions[0]!;
+    expectWellFormed(s);
+    const ids = s.entries.map((e) => e.id);
+    expect(ids).toContain(prompt.id);
+    expect(ids).toContain(`${prompt.id as string}~2`);
+    const kept = entry(s.entries, `${prompt.id as string}~2`)!;
+    expect(kept.type === 'message' && kept.message.content).toEqual([{ type: 'text', text: 'A second question that happens to reuse the id.' }]);
+    // The original is untouched, and the twin follows the conversation where it came.
+    expect(entry(s.entries, prompt.id as string)).toEqual(readGemini(text).sessions[0]!.entries.find((e) => e.id === prompt.id));
+    expect(s.meta.leafId).toBe(`${prompt.id as string}~2`);
+    expect(r.warnings).toContain('1 message shared an id with an earlier, different message; both kept, the later under a new id.');
+  });
+
+  it('the log form keeps a record of another kind that reuses an id, and still takes a same-kind record as a rewrite', () => {
+    const userWithReplyId = { id: r3.id, timestamp: at, type: 'user', content: 'not a rewrite of the reply' };
+    const r = readGemini(log([userWithReplyId]));
+    const s = r.sessions[0]!;
+    expectWellFormed(s);
+    expect(entry(s.entries, r3.id as string)?.type).toBe('message');
+    expect(entry(s.entries, `${r3.id as string}~2`)).toMatchObject({ type: 'message', message: { role: 'user' } });
+    expect(r.warnings.some((w) => w.startsWith('1 message shared an id'))).toBe(true);
+    // A gemini record written again is the CLI finishing its reply: replaced, no warning.
+    const rewrite = readGemini(log([{ ...r3 }]));
+    expect(rewrite.sessions[0]!.entries).toHaveLength(readGemini(log([])).sessions[0]!.entries.length);
+    expect(rewrite.warnings.some((w) => w.includes('shared an id'))).toBe(false);
+  });
+});

@@ -15,6 +15,9 @@ import { readJsonlText, type JsonlSink, type ReadContext } from './jsonl';
  * `{sessionId, projectHash, startTime, lastUpdated, messages[]}`, and the newer
  * `.jsonl` log: a metadata line, then message records; a record whose id was
  * seen before replaces it (the CLI rewrites a reply as its tool calls finish),
+ * when it is the same kind of message; otherwise (and anywhere in the older
+ * form, whose messages are each their own) two messages that share an id are
+ * both kept, the later under a new id, with a warning,
  * `{$set: {…}}` updates the metadata, and `{$rewindTo: id}` drops that message
  * and everything after it from the conversation.
  *
@@ -125,6 +128,8 @@ class GeminiSink implements JsonlSink {
   private readonly parentOf = new Map<string, string | null>();
   /** Ids of the conversation as it stands (after rewinds). */
   private chain: string[] = [];
+  /** Messages kept under a new id because another message already had theirs. */
+  private renamed = 0;
 
   constructor(private readonly ctx: ReadContext) {}
 
@@ -146,7 +151,7 @@ class GeminiSink implements JsonlSink {
       return;
     }
     if (typeof rec.id === 'string' && typeof rec.type === 'string') {
-      this.message(rec);
+      this.message(rec, true);
       return;
     }
     if (typeof rec.sessionId === 'string') {
@@ -156,7 +161,7 @@ class GeminiSink implements JsonlSink {
       for (const m of arr(rec.messages) ?? []) {
         const msg = obj(m);
         if (!msg || typeof msg.id !== 'string') this.fail(lineNo, 'a message without an "id" in the session\'s messages');
-        this.message(msg);
+        this.message(msg, false);
       }
       return;
     }
@@ -171,8 +176,18 @@ class GeminiSink implements JsonlSink {
     this.meta.kind = str(m.kind) ?? this.meta.kind;
   }
 
-  private message(rec: Json): void {
-    const id = rec.id as string;
+  /** `rewrites`: a record may rewrite an earlier one with its id (the .jsonl log); else every record is a message of its own. */
+  private message(rec: Json, rewrites: boolean): void {
+    let id = rec.id as string;
+    const earlier = this.latest.get(id);
+    if (earlier && !(rewrites && earlier.type === rec.type)) {
+      // Not a rewrite: a different message that happens to carry the same id. Dropping either would lose a message.
+      let n = 2;
+      while (this.latest.has(`${id}~${n}`)) n++;
+      id = `${id}~${n}`;
+      rec = { ...rec, id };
+      this.renamed++;
+    }
     if (!this.latest.has(id)) {
       this.order.push(id);
       this.parentOf.set(id, this.chain.at(-1) ?? null);
@@ -183,6 +198,9 @@ class GeminiSink implements JsonlSink {
 
   finish(hash: string): ImportResult {
     if (!this.hasMeta && this.order.length === 0) throw new ImportError('The file holds no Gemini CLI session.', { format: 'gemini-cli' });
+    if (this.renamed > 0) {
+      this.ctx.warnings.push(`${this.renamed} message${this.renamed === 1 ? '' : 's'} shared an id with an earlier, different message; both kept, the later under a new id.`);
+    }
     const asm = new EntryAssembler('gemini-cli', this.ctx.warnings, this.ctx.importedAt);
     /** Message id → the entry its followers attach to (the last tool result of a reply). */
     const tail = new Map<string, string>();
