@@ -3,9 +3,10 @@
 import './chat.css';
 import { FoldVertical, X } from 'lucide-react';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { scaledSettingText } from '@/lib/compaction/policy';
 import { autoCompactLimit } from '@/lib/flows/compaction';
 import { chooseSummarizer, resolveModel } from '@/lib/flows/models';
-import type { SessionEnv } from '@/lib/flows/session';
+import { sessionEnv, type SessionEnv } from '@/lib/flows/session';
 import { countingModel } from '@/lib/flows/summaryPipeline';
 import { effectiveCompactionSettings } from '@/lib/settings/appSettings';
 import { effectiveChatSettings } from '@/lib/settings/chatSettings';
@@ -71,13 +72,14 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const chatModel = resolveModel(models, context.model ?? state.row?.model);
   const summarizer = useMemo(() => chooseSummarizer(models, appSettings.summarizerModel, chatModel), [models, appSettings.summarizerModel, chatModel]);
   const chat = effectiveChatSettings(appSettings.chat, state.row);
-  const env: SessionEnv = {
+  const env: SessionEnv = sessionEnv({
     chatModel,
     summarizer,
     settings: effectiveCompactionSettings(appSettings.compaction, state.row),
     ...chat,
     title: state.row?.title,
-  };
+  });
+  const scaledNotes = (env.scaled ?? []).map(scaledSettingText);
   // The flows read the environment when they run, so it is handed over on every render.
   useLayoutEffect(() => session.setEnv(env));
 
@@ -146,7 +148,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           <div className="topbar-model">
             <ModelPicker data={models} value={chatModel?.id} onChange={session.changeModel} />
             <SessionSettings session={session} own={state.row ?? {}} effective={chat} defaults={appSettings.chat} model={chatModel} />
-            <ContextMeter figure={figure} window={chatModel?.contextWindow} limit={autoCompactLimit(env)} />
+            <ContextMeter figure={figure} window={chatModel?.contextWindow} limit={autoCompactLimit(env)} notes={scaledNotes} />
           </div>
           <div className="topbar-actions">
             <IconButton icon={FoldVertical} label="Compact" tooltip="Compact context" text="wide" disabled={busy || context.path.length === 0} onClick={() => setCompactOpen(true)} />

@@ -58,7 +58,8 @@ export interface ScriptedTransport extends ModelTransport {
 }
 
 export interface ScriptedTransportOptions {
-  summary?: (prompt: string) => string;
+  /** The summarizer's answer to a prompt; `maxOutputTokens` is what the request allowed (a model that writes as long as it may). */
+  summary?: (prompt: string, maxOutputTokens: number | undefined) => string;
   summaryDelayMs?: number;
   /**
    * What the model answers to a short-text request (a title), through an
@@ -116,9 +117,9 @@ export function scriptedTransport(opts: ScriptedTransportOptions = {}): Scripted
     },
     summarizer(summarizerModel) {
       const { model } = scriptedModel(
-        ({ prompt }) => {
+        ({ prompt, maxOutputTokens }) => {
           summaryPrompts.push(prompt);
-          return summaryText(prompt);
+          return summaryText(prompt, maxOutputTokens);
         },
         { chunkDelayInMs: opts.summaryDelayMs ?? 0, deltaChars: 40 },
       );
