@@ -27,6 +27,7 @@ import { maskToolOutput, previewMasking, setMaskUndone } from './masking';
 import { showEntry } from './showEntry';
 import { regenerateSummary, saveEdit, setUndone } from './summaryRevisions';
 import { syncTokens } from './summaryPipeline';
+import { ProbeCache, summaryProbes } from './probes';
 import { SyncFlows } from './sync';
 import { TokenSync } from './tokenSync';
 
@@ -109,6 +110,10 @@ export class SessionFlows implements SessionHandle {
   setSummaryUndone = (target: SummaryEntry, undone: boolean) => setUndone(this, target, undone);
   editSummary = (target: SummaryEntry, summary: string) => saveEdit(this, target, summary);
   regenerateSummary = (target: SummaryEntry, instructions?: string) => regenerateSummary(this, target, instructions);
+
+  readonly probeCache = new ProbeCache();
+  /** What a summary carries of `span` (the entries it replaced) and what it lost; `key` names the summary's version (summaryProbeKey). */
+  summaryProbes = (key: string, span: readonly SessionEntry[], summary: string) => summaryProbes(this, key, span, summary);
 }
 
 /** Everything the app does, over one set of ports: what components call. */

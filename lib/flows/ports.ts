@@ -1,5 +1,7 @@
 import type { ChatStreamResult, ChatTurnRequest, StreamHandlers } from '@/lib/chat/turn';
 import type { TextSummarizer } from '@/lib/compaction/summarizer';
+import type { SpanMessage } from '@/lib/compaction/probes/probes';
+import type { ProbeReport } from '@/lib/compaction/probes/report';
 import type { ExportKind } from '@/lib/formats/service';
 import type { SearchService } from '@/lib/search/service';
 import type { ImportResult } from '@/lib/formats/types';
@@ -105,6 +107,14 @@ export interface FormatsPort {
   exportAll(snapshots: SessionSnapshot[]): Promise<Uint8Array>;
 }
 
+/**
+ * What a summary carries of the span it replaced (lib/compaction/probes/report.ts),
+ * computed off the main thread: a span can be 100k tokens.
+ */
+export interface ProbesPort {
+  report(span: SpanMessage[], summary: string): Promise<ProbeReport>;
+}
+
 /** Full-text search across every session (lib/search/service.ts), kept in its own worker; every call is asynchronous already. */
 export type SearchPort = SearchService;
 
@@ -169,6 +179,8 @@ export interface FlowPorts {
   quota: StorageQuota;
   /** Sync with other devices (the sync worker); absent where there is none (unit tests of other flows). */
   sync?: SyncService;
+  /** Scores summaries against their spans in a worker; absent where there is none (cards then show no kept/lost list). */
+  probes?: ProbesPort;
   /** Timers, so tests can drive time. */
   now?: () => number;
 }

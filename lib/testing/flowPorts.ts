@@ -21,6 +21,7 @@ import { createTokensService } from '@/lib/sessionTokens/service';
 import type { ModelInfo } from '@/lib/providers/listing';
 import type { CompactionSettings, Usage } from '@/lib/session/types';
 import { scriptedModel } from './scriptedModel';
+import { probeReport } from '@/lib/compaction/probes/report';
 
 /**
  * The flows' ports for unit tests: the real store on a fresh fake-indexeddb,
@@ -185,6 +186,7 @@ export function testPorts(opts: { transport?: ScriptedTransport } = {}): TestPor
     notify: { success: (m) => record('success')(m), info: record('info'), warning: record('warning'), error: (m) => record('error')(m) },
     saveFile: (name, data, mime) => void saved.push({ name, data, mime }),
     quota: { estimate: async () => ({ usage: 1_000, quota: 1_000_000 }), persisted: async () => true, persist: async () => true },
+    probes: { report: async (span, summary) => probeReport(structuredClone(span), summary) },
     notices,
     saved,
   };
