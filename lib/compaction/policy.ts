@@ -150,6 +150,17 @@ export function wouldOverflow(input: { contextTokens: number; newMessageTokens: 
   return contextTokens + newMessageTokens > limit;
 }
 
+/**
+ * With review before apply, the context size past which a prepared summary
+ * is applied without waiting for the user: the conversation may go on into
+ * the reserve until half of it is left for the reply (never below the
+ * compaction limit itself).
+ */
+export function reviewLimit(window: number, settings: Policy): number {
+  const half = window - Math.floor(settings.reserveTokens / 2);
+  return Math.max(compactionLimit(window, settings), half > 0 ? half : Math.floor((window * 3) / 4));
+}
+
 /** Compacting is allowed now: the pure form of "never during a stream". */
 export function canCompactNow(state: { streaming: boolean; compacting?: boolean }): boolean {
   return !state.streaming && !state.compacting;

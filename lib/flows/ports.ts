@@ -2,6 +2,7 @@ import type { ChatStreamResult, ChatTurnRequest, StreamHandlers } from '@/lib/ch
 import type { TextSummarizer } from '@/lib/compaction/summarizer';
 import type { SpanMessage } from '@/lib/compaction/probes/probes';
 import type { ProbeReport } from '@/lib/compaction/probes/report';
+import type { PendingSummary } from '@/lib/compaction/pending';
 import type { ExportKind } from '@/lib/formats/service';
 import type { SearchService } from '@/lib/search/service';
 import type { ImportResult } from '@/lib/formats/types';
@@ -53,6 +54,15 @@ export interface SessionStore {
   /** Adds the provider, or replaces the one with its id. */
   saveBrowserProvider(p: BrowserProvider): Promise<void>;
   removeBrowserProvider(id: string): Promise<void>;
+  /** The summary waiting for the user to apply it (review before apply), if any. Kept in this browser only. */
+  getPendingSummary(sessionId: string): Promise<PendingSummary | undefined>;
+  /** Stores the draft unless the session has one already; resolves with the one stored. */
+  offerPendingSummary(p: PendingSummary): Promise<PendingSummary>;
+  /** Changes the draft named by its entry id; resolves false when it is gone or was replaced. */
+  updatePendingSummary(sessionId: string, id: EntryId, patch: Pick<PendingSummary, 'entry' | 'edited'>): Promise<boolean>;
+  /** Removes the draft if it is still `id` (any, without one) and resolves with it: of two tabs, exactly one gets it. */
+  takePendingSummary(sessionId: string, id?: EntryId): Promise<PendingSummary | undefined>;
+  watchPendingSummary(sessionId: string, onValue: (p: PendingSummary | undefined) => void, onError: (err: unknown) => void): Unsubscribe;
   getLastBackupAt(): Promise<number | null>;
   setLastBackupAt(at: number): Promise<void>;
 }
