@@ -23,6 +23,8 @@ import { ExportButton } from '@/components/importexport/ExportDialog';
 import { CompactDialog } from '@/components/compaction/CompactDialog';
 import { ContextMeter } from '@/components/compaction/ContextMeter';
 import { useLiveSession } from '@/components/session/useLiveSession';
+import { usePendingSummary } from '@/components/session/usePendingSummary';
+import { PendingSummaryCard } from '@/components/compaction/PendingSummaryCard';
 import { useContextFigure } from '@/components/session/useContextFigure';
 import { ContinueDialog } from '@/components/continue/ContinueDialog';
 import { ContinuedFrom } from '@/components/continue/ContinuedFrom';
@@ -41,6 +43,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const { data: models } = useModels();
   const appSettings = useAppSettings();
   const run = useRun(sessionId);
+  const pending = usePendingSummary(session);
   const draft = useUi((s) => s.drafts[sessionId] ?? '');
   const setDraft = useUi((s) => s.setDraft);
   const loadDraft = useUi((s) => s.loadDraft);
@@ -169,6 +172,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         {state.row?.continuedFrom && <ContinuedFrom link={state.row.continuedFrom} />}
         <MessageList tree={state.tree} context={context} labels={labels} run={run} actions={messageActions} scrollToId={pendingJump ?? scrollTo} />
         {run && run.kind !== 'reply' && !compactOpen && continueAt === null && <RunStatus run={run} />}
+        {pending && !state.draft && <PendingSummaryCard pending={pending} session={session} context={context} busy={busy} />}
         <Composer
           draft={draft}
           onDraft={(t) => setDraft(sessionId, t)}

@@ -1,5 +1,6 @@
 'use client';
 
+import './notCarried.css';
 import { Pin, RefreshCw } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import type { ProbeReport } from '@/lib/compaction/probes/report';
@@ -102,13 +103,13 @@ function Item({ item, disabled, session, onResummarise }: { item: MissedItem; di
       <span className="not-carried-actions">
         {item.pin === 'pinned' && <span className="tag">pinned: kept verbatim</span>}
         {item.pin === 'pin' && (
-          <button type="button" className="btn ghost small-btn" disabled={disabled} aria-label={`Pin the message “${item.label}” came from`} onClick={() => void session.setPinned(item.entryId!, true)}>
+          <button type="button" className="btn ghost not-carried-btn" disabled={disabled} aria-label={`Pin the message “${item.label}” came from`} onClick={() => void session.setPinned(item.entryId!, true)}>
             <Pin aria-hidden="true" className="icon" />
             Pin message
           </button>
         )}
         {onResummarise && (
-          <button type="button" className="btn ghost small-btn" disabled={disabled} aria-label={`Re-summarise with “${item.label}” as focus`} onClick={() => onResummarise(focusInstructions(item))}>
+          <button type="button" className="btn ghost not-carried-btn" disabled={disabled} aria-label={`Re-summarise with “${item.label}” as focus`} onClick={() => onResummarise(focusInstructions(item))}>
             <RefreshCw aria-hidden="true" className="icon" />
             Re-summarise
           </button>
