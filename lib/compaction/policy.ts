@@ -29,8 +29,15 @@ export function summaryOutputBudget(settings: Pick<CompactionSettings, 'reserveT
 
 /** The largest share of the window the reserve may take: more only postpones compaction without making room. */
 export const RESERVE_SHARE = 0.25;
-/** The largest share of the window kept verbatim after a compaction. */
-export const KEEP_SHARE = 0.3;
+/**
+ * The largest share of the window kept verbatim after a compaction. A fifth,
+ * not more: the cut keeps at least keep-recent, so the tail overshoots it by
+ * up to one message, and with the summary (at most a fifth) about 40 % of the
+ * window is in use after a compaction, which leaves room for a few ordinary
+ * turns under the limit (75 %). With 30 %, a turn of a sixth of a 3k window
+ * could trigger the next compaction right away.
+ */
+export const KEEP_SHARE = 0.2;
 /** After a compaction the kept part and the summary fill at most this share of the limit: the rest is the room until the next one. */
 const AFTER_SHARE_OF_LIMIT = 2 / 3;
 
@@ -61,7 +68,7 @@ export interface WindowBudget {
  * window while the summary was still allowed 13k tokens: every compaction
  * left the context at the limit and the next turn compacted again. Here the
  * reserve takes at most a quarter of the window (so the summary, 80 % of it,
- * at most a fifth) and keep-recent at most 30 %, and together the kept part
+ * at most a fifth) and keep-recent at most a fifth, and together the kept part
  * and the summary stay within two thirds of the limit; with a threshold that
  * lowers the limit, the summary budget and keep-recent shrink with it. Large
  * windows are unchanged. Pure and idempotent: what it returns for a window
@@ -113,8 +120,8 @@ const FIELD_NAME: Record<ScaledSetting['field'], string> = {
 
 const SHARE_WORDS: Record<ScaledSetting['field'], string> = {
   reserveTokens: 'a quarter',
-  keepRecentTokens: '30 %',
-  maskProtectTokens: '30 %',
+  keepRecentTokens: 'a fifth',
+  maskProtectTokens: 'a fifth',
 };
 
 /** One sentence for a scaled setting: "Reserve 16,384 is more than a quarter of this model's 8,192-token window: 2,048 is used." */

@@ -14,13 +14,13 @@ function roomAfter(settings: CompactionSettings, window: number): number {
 }
 
 describe('settingsForWindow', () => {
-  it('a 3,000-token window with the defaults: reserve, keep-recent and summary scale so a compaction leaves a third of the limit free', () => {
+  it('a 3,000-token window with the defaults: reserve, keep-recent and summary scale so a compaction leaves nearly half the limit free', () => {
     const b = windowBudget(s, 3_000);
     expect(b.settings.reserveTokens).toBe(750);
-    expect(b.settings.keepRecentTokens).toBe(900);
+    expect(b.settings.keepRecentTokens).toBe(600);
     expect(b.summaryBudget).toBe(600);
     expect(b.limit).toBe(2_250);
-    expect(roomAfter(s, 3_000)).toBe(750);
+    expect(roomAfter(s, 3_000)).toBe(1_050);
     // Unscaled, the limit is half the window and the summary alone may be four times the window.
     expect(compactionLimit(3_000, s)).toBe(1_500);
     expect(summaryOutputBudget(s)).toBeGreaterThan(3_000 * 4);
@@ -30,7 +30,7 @@ describe('settingsForWindow', () => {
     const b = windowBudget(s, 8_192);
     expect(b.scaled.map(scaledSettingText)).toEqual([
       'Reserve 16,384 is more than a quarter of this model’s 8,192-token window: 2,048 is used.',
-      'Keep recent 20,000 is more than 30 % of this model’s 8,192-token window: 2,457 is used.',
+      'Keep recent 20,000 is more than a fifth of this model’s 8,192-token window: 1,638 is used.',
     ]);
   });
 
@@ -56,7 +56,7 @@ describe('settingsForWindow', () => {
   });
 
   it('protected recent tokens follow keep-recent, and are only mentioned when masking is on', () => {
-    expect(windowBudget(s, 8_192).settings.maskProtectTokens).toBe(2_457);
+    expect(windowBudget(s, 8_192).settings.maskProtectTokens).toBe(1_638);
     expect(windowBudget(s, 8_192).scaled.some((x) => x.field === 'maskProtectTokens')).toBe(false);
     expect(windowBudget({ ...s, maskToolOutput: true }, 8_192).scaled.map((x) => x.field)).toContain('maskProtectTokens');
   });

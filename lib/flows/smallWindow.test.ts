@@ -64,11 +64,12 @@ describe('a small window (3,000 tokens) with the default settings', () => {
 
   it('scaled to the window, every compaction leaves room for more than one turn', async () => {
     const { compactedAt, compactions, notices, env } = await replay(3_000, true, 24);
-    expect(env.settings).toMatchObject({ reserveTokens: 750, keepRecentTokens: 900 });
+    expect(env.settings).toMatchObject({ reserveTokens: 750, keepRecentTokens: 600 });
     expect(compactedAt.length).toBeGreaterThanOrEqual(3);
     expect(consecutive(compactedAt)).toBe(0);
     const limit = 3_000 - 750;
-    for (const c of compactions) expect(limit - c.tokensAfter!).toBeGreaterThanOrEqual(500);
+    // A third of the window stays free below the limit: room for a few turns.
+    for (const c of compactions) expect(limit - c.tokensAfter!).toBeGreaterThanOrEqual(1_000);
     // Nothing went wrong on the way: no rejected summary, no refusal.
     expect(notices.filter((n) => n.level !== 'success')).toEqual([]);
   }, 60_000);
@@ -83,7 +84,7 @@ describe('one set of scaled settings', () => {
     const env = sessionEnv({ chatModel: model, settings: DEFAULT_COMPACTION_SETTINGS });
     expect(env.scaled?.map(scaledSettingText)).toEqual([
       'Reserve 16,384 is more than a quarter of this model’s 8,192-token window: 2,048 is used.',
-      'Keep recent 20,000 is more than 30 % of this model’s 8,192-token window: 2,457 is used.',
+      'Keep recent 20,000 is more than a fifth of this model’s 8,192-token window: 1,638 is used.',
     ]);
     expect(autoCompactLimit(env)).toBe(8_192 - 2_048);
     const s = await openSession(flows, row.id, env);
@@ -96,7 +97,7 @@ describe('one set of scaled settings', () => {
     expect(preview.ok).toBe(true);
     // Kept from the scaled keep-recent on (the nearest valid cut at or before it), not from 20,000.
     if (preview.ok) {
-      expect(preview.keep.tokens).toBeGreaterThanOrEqual(2_457);
+      expect(preview.keep.tokens).toBeGreaterThanOrEqual(1_638);
       expect(preview.keep.tokens).toBeLessThan(preview.tokensBefore);
     }
     // With the settings as written the cut rule clamps keep-recent to a tenth of the window instead.

@@ -14,9 +14,9 @@ describe('the compaction form', () => {
     const form = toCompactionForm({}, DEFAULT_COMPACTION_SETTINGS);
     expect(windowNotes(form, 8_192)).toEqual([
       'Reserve 16,384 is more than a quarter of this model’s 8,192-token window: 2,048 is used.',
-      'Keep recent 20,000 is more than 30 % of this model’s 8,192-token window: 2,457 is used.',
+      'Keep recent 20,000 is more than a fifth of this model’s 8,192-token window: 1,638 is used.',
     ]);
-    expect(windowNotes({ ...form, reserveTokens: '1000' }, 8_192)).toEqual(['Keep recent 20,000 is more than 30 % of this model’s 8,192-token window: 2,457 is used.']);
+    expect(windowNotes({ ...form, reserveTokens: '1000' }, 8_192)).toEqual(['Keep recent 20,000 is more than a fifth of this model’s 8,192-token window: 1,638 is used.']);
     expect(windowNotes(form, 200_000)).toEqual([]);
     expect(windowNotes(form, undefined)).toEqual([]);
     expect(windowNotes({ ...form, reserveTokens: 'lots' }, 8_192)).toEqual([]);
