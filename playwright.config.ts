@@ -47,13 +47,15 @@ export default defineConfig({
     },
   },
   // Every spec on a desktop browser; on a phone (390×844, touch) the main flows and the accessibility audit,
-  // not everything twice (CI time on 2 cores).
+  // not everything twice (CI time on 2 cores). Compaction under the user's control (review before apply, the
+  // kept/lost list) and small-window scaling are main flows on a phone too: a small local model is what phones
+  // and laptops reach, and the cards sit where the phone layout is tightest.
   projects: [
     { name: 'desktop', use: { ...devices['Desktop Chrome'] }, testIgnore: '**/mobile.spec.ts' },
     {
       name: 'mobile',
       use: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, userAgent: devices['Pixel 7'].userAgent },
-      testMatch: ['**/mobile.spec.ts', '**/a11y.spec.ts'],
+      testMatch: ['**/mobile.spec.ts', '**/a11y.spec.ts', '**/compaction-review.spec.ts', '**/small-window.spec.ts'],
     },
   ],
   webServer: [

@@ -8,6 +8,9 @@ import { createStoredImportService, type StoredImportService } from '@/lib/db/im
 import { isCancel } from '@/lib/flows/importFiles';
 import type { ImportProgress } from '@/lib/flows/ports';
 import { chatGptExportChunks } from '@/lib/testing/generateChatGpt';
+import { createProbeService, probeReport, type ProbeService } from '@/lib/compaction/probes/report';
+import { importText } from '@/lib/formats/import';
+import { claudeCodeWithCompaction } from '@/lib/testing/claudeCodeCompaction';
 
 /** The import half of the formats worker over a real MessagePort, as the page talks to it. */
 describe('storing import over comlink', () => {
@@ -49,5 +52,27 @@ describe('storing import over comlink', () => {
     );
     expect(isCancel(err)).toBe(true);
     expect({ sessions: await db.sessions.count(), entries: await db.entries.count() }).toEqual(before);
+  });
+});
+
+/** The probe half: a span crosses the port by structured clone and comes back scored as on the page's thread. */
+describe('summary probes over comlink', () => {
+  const channel = new MessageChannel();
+  expose(createProbeService(), nodeEndpoint(channel.port1));
+  const remote: Remote<ProbeService> = wrap<ProbeService>(nodeEndpoint(channel.port2));
+  afterAll(() => {
+    channel.port1.close();
+    channel.port2.close();
+  });
+
+  it('scores the real Claude Code compaction’s span like the in-thread report', async () => {
+    const { text } = claudeCodeWithCompaction();
+    const { entries } = importText(text, { fileName: 'cc.jsonl' }).sessions[0]!;
+    const span = entries.flatMap((e) => (e.type === 'message' ? [{ entryId: e.id, message: e.message }] : []));
+    const summary = entries.find((e) => e.type === 'compaction')!;
+    if (summary.type !== 'compaction') throw new Error('no compaction');
+    const remoteReport = await remote.probeReport(span, summary.summary);
+    expect(remoteReport.total).toBeGreaterThan(0);
+    expect(remoteReport).toEqual(probeReport(span, summary.summary));
   });
 });

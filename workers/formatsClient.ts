@@ -16,8 +16,9 @@
 import { proxy, wrap, type Remote } from 'comlink';
 import type { StoredImportService } from '@/lib/db/importFile';
 import type { FormatsService } from '@/lib/formats/service';
+import type { ProbeService } from '@/lib/compaction/probes/report';
 
-export type FormatsWorkerApi = FormatsService & StoredImportService;
+export type FormatsWorkerApi = FormatsService & StoredImportService & ProbeService;
 
 let worker: Worker | null = null;
 let client: Remote<FormatsWorkerApi> | null = null;

@@ -3,9 +3,10 @@
 import './chat.css';
 import { FoldVertical, X } from 'lucide-react';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { scaledSettingText } from '@/lib/compaction/policy';
 import { autoCompactLimit } from '@/lib/flows/compaction';
 import { chooseSummarizer, resolveModel } from '@/lib/flows/models';
-import type { SessionEnv } from '@/lib/flows/session';
+import { sessionEnv, type SessionEnv } from '@/lib/flows/session';
 import { countingModel } from '@/lib/flows/summaryPipeline';
 import { effectiveCompactionSettings } from '@/lib/settings/appSettings';
 import { effectiveChatSettings } from '@/lib/settings/chatSettings';
@@ -22,6 +23,8 @@ import { ExportButton } from '@/components/importexport/ExportDialog';
 import { CompactDialog } from '@/components/compaction/CompactDialog';
 import { ContextMeter } from '@/components/compaction/ContextMeter';
 import { useLiveSession } from '@/components/session/useLiveSession';
+import { usePendingSummary } from '@/components/session/usePendingSummary';
+import { PendingSummaryCard } from '@/components/compaction/PendingSummaryCard';
 import { useContextFigure } from '@/components/session/useContextFigure';
 import { ContinueDialog } from '@/components/continue/ContinueDialog';
 import { ContinuedFrom } from '@/components/continue/ContinuedFrom';
@@ -40,6 +43,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const { data: models } = useModels();
   const appSettings = useAppSettings();
   const run = useRun(sessionId);
+  const pending = usePendingSummary(session);
   const draft = useUi((s) => s.drafts[sessionId] ?? '');
   const setDraft = useUi((s) => s.setDraft);
   const loadDraft = useUi((s) => s.loadDraft);
@@ -71,13 +75,14 @@ export function SessionView({ sessionId }: { sessionId: string }) {
   const chatModel = resolveModel(models, context.model ?? state.row?.model);
   const summarizer = useMemo(() => chooseSummarizer(models, appSettings.summarizerModel, chatModel), [models, appSettings.summarizerModel, chatModel]);
   const chat = effectiveChatSettings(appSettings.chat, state.row);
-  const env: SessionEnv = {
+  const env: SessionEnv = sessionEnv({
     chatModel,
     summarizer,
     settings: effectiveCompactionSettings(appSettings.compaction, state.row),
     ...chat,
     title: state.row?.title,
-  };
+  });
+  const scaledNotes = (env.scaled ?? []).map(scaledSettingText);
   // The flows read the environment when they run, so it is handed over on every render.
   useLayoutEffect(() => session.setEnv(env));
 
@@ -146,7 +151,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
           <div className="topbar-model">
             <ModelPicker data={models} value={chatModel?.id} onChange={session.changeModel} />
             <SessionSettings session={session} own={state.row ?? {}} effective={chat} defaults={appSettings.chat} model={chatModel} />
-            <ContextMeter figure={figure} window={chatModel?.contextWindow} limit={autoCompactLimit(env)} />
+            <ContextMeter figure={figure} window={chatModel?.contextWindow} limit={autoCompactLimit(env)} notes={scaledNotes} />
           </div>
           <div className="topbar-actions">
             <IconButton icon={FoldVertical} label="Compact" tooltip="Compact context" text="wide" disabled={busy || context.path.length === 0} onClick={() => setCompactOpen(true)} />
@@ -167,6 +172,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
         {state.row?.continuedFrom && <ContinuedFrom link={state.row.continuedFrom} />}
         <MessageList tree={state.tree} context={context} labels={labels} run={run} actions={messageActions} scrollToId={pendingJump ?? scrollTo} />
         {run && run.kind !== 'reply' && !compactOpen && continueAt === null && <RunStatus run={run} />}
+        {pending && !state.draft && <PendingSummaryCard pending={pending} session={session} context={context} busy={busy} />}
         <Composer
           draft={draft}
           onDraft={(t) => setDraft(sessionId, t)}

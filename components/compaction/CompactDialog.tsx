@@ -8,7 +8,7 @@ import { useModalDialog } from '@/components/common/useModalDialog';
 import { Markdown } from '@/components/common/Markdown';
 import { formatCount } from '@/lib/format/numbers';
 import { useRun } from '@/components/state/hooks';
-import { compactionLimit } from '@/lib/compaction/policy';
+import { compactionLimit, scaledSettingText } from '@/lib/compaction/policy';
 import type { KeepRecent } from '@/lib/compaction/keepRecent';
 import type { MaskPlan } from '@/lib/compaction/mask';
 import type { CompactionPreview } from '@/lib/compaction/prepare';
@@ -104,6 +104,7 @@ export function CompactDialog({ session, onClose }: { session: SessionFlows; onC
   }
 
   const { summarizer, chatModel } = session.env();
+  const scaled = (session.env().scaled ?? []).map(scaledSettingText);
   const summarizerLabel = summarizer ? summarizer.id : 'built-in extractive summarizer (no model connected)';
   const close = () => {
     if (running) run.abort.abort();
@@ -123,6 +124,13 @@ export function CompactDialog({ session, onClose }: { session: SessionFlows; onC
       <DialogHeader id="compact-title" title="Compact context" onClose={close} />
       <div className="dialog-body">
         <p className="muted small">Older messages become a structured summary; the recent ones stay word for word. Nothing is deleted: the originals stay in the session, and the summary can be undone.</p>
+        {scaled.length > 0 && (
+          <ul className="muted small window-notes" aria-label="Scaled to this model’s window">
+            {scaled.map((n) => (
+              <li key={n}>{n}</li>
+            ))}
+          </ul>
+        )}
         <div className="keep-recent">
           <label className="field">
             <span>Keep recent</span>

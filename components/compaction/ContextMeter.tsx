@@ -10,8 +10,10 @@ import type { ContextFigure } from '@/lib/tokens/pathIndex';
  * from the provider's reported usage. Its words (and whether the figure was
  * reported or counted) come from lib/tokens/contextFigures, as the Timeline's do.
  */
-export function ContextMeter({ figure, window, limit }: { figure: ContextFigure | null; window: number | undefined; limit?: number }) {
+export function ContextMeter({ figure, window, limit, notes = [] }: { figure: ContextFigure | null; window: number | undefined; limit?: number; notes?: readonly string[] }) {
   const reading = meterReading(figure, window, limit);
+  // What the window scaled down in the settings explains the limit the tooltip names.
+  const title = [reading ? `${reading.title}.` : 'counting…', ...notes].join(' ');
   const max = window ?? 0;
   const level = reading && limit && reading.tokens > limit ? 'full' : reading && reading.percent > 70 ? 'warn' : '';
   return (
@@ -23,7 +25,7 @@ export function ContextMeter({ figure, window, limit }: { figure: ContextFigure 
       aria-valuemax={max || undefined}
       aria-valuenow={reading ? reading.tokens : undefined}
       aria-valuetext={reading ? reading.text : 'counting…'}
-      title={reading ? reading.title : 'counting…'}
+      title={title}
     >
       {max > 0 && (
         <span className="meter-bar" aria-hidden="true">

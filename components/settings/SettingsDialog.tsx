@@ -6,7 +6,9 @@ import type { SessionRow } from '@/lib/db';
 import { errorMessage } from '@/lib/errors';
 import type { BranchLeaveDefault } from '@/lib/settings/appSettings';
 import { parseChatForm, toChatForm, type ChatForm } from '@/lib/settings/chatSettings';
-import { parseCompactionForm, toCompactionForm, type CompactionForm } from '@/lib/settings/compactionForm';
+import { parseCompactionForm, toCompactionForm, windowNotes, type CompactionForm } from '@/lib/settings/compactionForm';
+import { resolveModel } from '@/lib/flows/models';
+import type { ModelInfo } from '@/lib/providers/listing';
 import { DEFAULT_COMPACTION_SETTINGS } from '@/lib/session/types';
 import { useModels } from '@/components/models/useModels';
 import { useFlows } from '@/components/state/FlowsProvider';
@@ -19,7 +21,9 @@ import { StorageInfo } from './StorageInfo';
 
 type Draft = CompactionForm;
 
-function CompactionFields({ draft, onChange, legend }: { draft: Draft; onChange: (d: Draft) => void; legend: string }) {
+/** `model`: the chat model whose window the settings are checked against (the open session's, else the default). */
+function CompactionFields({ draft, onChange, legend, model }: { draft: Draft; onChange: (d: Draft) => void; legend: string; model: ModelInfo | undefined }) {
+  const notes = windowNotes(draft, model?.contextWindow);
   const set = (k: keyof Draft) => (e: React.ChangeEvent<HTMLInputElement>) => onChange({ ...draft, [k]: e.target.type === 'checkbox' ? e.target.checked : e.target.value });
   return (
     <fieldset className="settings-group">
@@ -42,6 +46,19 @@ function CompactionFields({ draft, onChange, legend }: { draft: Draft; onChange:
       <label className="field">
         <span>Tool result max characters (in the summarizer’s input)</span>
         <input type="number" min={0} value={draft.toolResultMaxChars} onChange={set('toolResultMaxChars')} />
+      </label>
+      {notes.length > 0 && (
+        <div className="window-notes" role="note" aria-label={`Scaled to ${model!.id}’s window`}>
+          <p className="small">With {model!.id}:</p>
+          <ul className="small">
+            {notes.map((n) => (
+              <li key={n}>{n}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      <label className="check">
+        <input type="checkbox" checked={draft.reviewBeforeApply} onChange={set('reviewBeforeApply')} /> Review summaries before they apply (an automatic compaction waits for Apply; it applies on its own only when the context no longer fits)
       </label>
       <label className="check">
         <input type="checkbox" checked={draft.selfCheck} onChange={set('selfCheck')} /> Self-check summaries (one more model request that adds what the summary missed)
@@ -70,6 +87,7 @@ export function SettingsDialog({ open, onClose, session }: { open: boolean; onCl
   const [chat, setChat] = useState<ChatForm>(toChatForm(settings.chat));
   const [error, setError] = useState<string | null>(null);
   const openProviders = useUi((s) => s.setProvidersOpen);
+  const chatModel = resolveModel(models, session?.model);
 
   useEffect(() => {
     const d = ref.current;
@@ -108,7 +126,7 @@ export function SettingsDialog({ open, onClose, session }: { open: boolean; onCl
     <dialog ref={ref} className="dialog sheet wide settings" aria-labelledby="settings-title" onClose={onClose}>
       <DialogHeader id="settings-title" title="Settings" onClose={onClose} />
       <div className="dialog-body settings-body">
-        <CompactionFields legend="Compaction defaults" draft={global} onChange={setGlobal} />
+        <CompactionFields legend="Compaction defaults" draft={global} onChange={setGlobal} model={chatModel} />
         {session && (
           <fieldset className="settings-group">
             <legend>This session</legend>
@@ -120,7 +138,7 @@ export function SettingsDialog({ open, onClose, session }: { open: boolean; onCl
               />{' '}
               Override the defaults for “{session.title}”
             </label>
-            {local && <CompactionFields legend="Session compaction" draft={local} onChange={setLocal} />}
+            {local && <CompactionFields legend="Session compaction" draft={local} onChange={setLocal} model={chatModel} />}
           </fieldset>
         )}
         <fieldset className="settings-group">

@@ -25,7 +25,7 @@ describe('SummaryCard originals', () => {
     // Rendering only reads the flows when a button is pressed.
     const session = {} as SessionFlows;
     for (const item of items) {
-      const lines = listItems(renderToStaticMarkup(<SummaryCard item={item} session={session} busy={false} onJumpTo={() => {}} />));
+      const lines = listItems(renderToStaticMarkup(<SummaryCard item={item} session={session} busy={false} onJumpTo={() => {}} pinned={new Set()} />));
       expect(lines.length).toBe(Math.min(100, item.summarized.entries.length) + Math.min(100, item.kept?.entries.length ?? 0));
       for (const line of lines) {
         expect(line).not.toMatch(/^(user|assistant|tool): *$/);
@@ -40,7 +40,7 @@ describe('SummaryCard: how the summary was made', () => {
   const tree = new SessionTree(snap!.entries);
   const [item] = buildTimeline(tree, buildSessionContext(tree, snap!.meta.leafId)).filter((i): i is SummaryItem => i.kind === 'summary');
   const render = (details: Partial<SummaryItem['effective']['details']>) =>
-    renderToStaticMarkup(<SummaryCard item={{ ...item!, effective: { ...item!.effective, details: { ...item!.effective.details, ...details } } }} session={{} as SessionFlows} busy={false} onJumpTo={() => {}} />);
+    renderToStaticMarkup(<SummaryCard item={{ ...item!, effective: { ...item!.effective, details: { ...item!.effective.details, ...details } } }} session={{} as SessionFlows} busy={false} onJumpTo={() => {}} pinned={new Set()} />);
 
   it('a rejected model summary is labelled so, with why and whose, on the card', () => {
     const html = render({ summarizer: { kind: 'extractive' }, fallback: { model: 'openai:gpt-4o', reason: 'echo', attempts: 2 } });
@@ -52,7 +52,7 @@ describe('SummaryCard: how the summary was made', () => {
   it('the summary is shown without its footer tags; its files are lists', () => {
     const summary = '## Goal\nShip it.\n\n<modified-files root="/r/app">\nsrc/a.ts\n</modified-files>';
     const html = renderToStaticMarkup(
-      <SummaryCard item={{ ...item!, effective: { ...item!.effective, summary, details: { ...item!.effective.details, readFiles: [], modifiedFiles: [] } } }} session={{} as SessionFlows} busy={false} onJumpTo={() => {}} />,
+      <SummaryCard item={{ ...item!, effective: { ...item!.effective, summary, details: { ...item!.effective.details, readFiles: [], modifiedFiles: [] } } }} session={{} as SessionFlows} busy={false} onJumpTo={() => {}} pinned={new Set()} />,
     );
     expect(html).toContain('Ship it.');
     expect(html).not.toMatch(/&lt;\/?(?:read-files|modified-files)/);
@@ -71,7 +71,7 @@ describe('SummaryCard: a summary whose history is not in the session', () => {
     const [snap] = importText(text, { fileName: 'compacted.jsonl' }).sessions;
     const tree = new SessionTree(snap!.entries);
     const [item] = buildTimeline(tree, buildSessionContext(tree, snap!.meta.leafId)).filter((i): i is SummaryItem => i.kind === 'summary');
-    return renderToStaticMarkup(<SummaryCard item={item!} session={{} as SessionFlows} busy={false} onJumpTo={() => {}} />);
+    return renderToStaticMarkup(<SummaryCard item={item!} session={{} as SessionFlows} busy={false} onJumpTo={() => {}} pinned={new Set()} />);
   };
   const regenerate = (html: string) => /<button type="button" class="btn ghost small-btn"([^>]*)>(?:(?!<\/button>).)*Regenerate<\/button>/.exec(html)![1]!;
 

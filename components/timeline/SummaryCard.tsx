@@ -15,6 +15,8 @@ import { fallbackNote, summarizerLabel } from '@/lib/timeline/summarizerLabel';
 import { summaryForDisplay } from '@/lib/timeline/summaryText';
 import type { EntryRange, TimelineItem } from '@/lib/timeline/build';
 import type { SessionFlows } from '@/lib/flows/app';
+import { summaryProbeKey } from '@/lib/flows/probes';
+import { NotCarriedOver } from './NotCarriedOver';
 
 type SummaryItem = Extract<TimelineItem, { kind: 'summary' }>;
 
@@ -119,7 +121,20 @@ function CardForm({ submitLabel, onSubmit, onCancel, children }: { submitLabel: 
  * replaced and kept (originals one click away), token figures, files, who
  * summarised and at what cost, its versions, and the actions on it.
  */
-export function SummaryCard({ item, session, busy, onJumpTo }: { item: SummaryItem; session: SessionFlows; busy: boolean; onJumpTo: (id: EntryId) => void }) {
+export function SummaryCard({
+  item,
+  session,
+  busy,
+  onJumpTo,
+  pinned,
+}: {
+  item: SummaryItem;
+  session: SessionFlows;
+  busy: boolean;
+  onJumpTo: (id: EntryId) => void;
+  /** Messages pinned on the current path. */
+  pinned: ReadonlySet<EntryId>;
+}) {
   const { entry, effective } = item;
   const isCompaction = entry.type === 'compaction';
   const details = effective.details;
@@ -213,6 +228,19 @@ export function SummaryCard({ item, session, busy, onJumpTo }: { item: SummaryIt
         <FileList title="Files read" files={shown.readFiles} />
         <FileList title="Files modified" files={shown.modifiedFiles} />
       </div>
+      {!item.historyMissing && (
+        <NotCarriedOver
+          session={session}
+          probeKey={summaryProbeKey(entry, effective)}
+          span={item.summarized.entries}
+          summary={effective.summary}
+          // A compaction's span lies on this path; a branch summary's is the branch left behind, where a pin would not apply.
+          canPin={() => isCompaction && item.onPath}
+          pinned={pinned}
+          disabled={!canAct}
+          onResummarise={(instructions) => void session.regenerateSummary(entry, instructions)}
+        />
+      )}
 
       {mode === 'edit' ? (
         <CardForm

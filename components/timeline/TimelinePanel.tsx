@@ -180,7 +180,7 @@ export function TimelinePanel({
             </li>
           ) : (
             <li key={item.key}>
-              <SummaryCard item={item} session={session} busy={busy} onJumpTo={onJumpTo} />
+              <SummaryCard item={item} session={session} busy={busy} onJumpTo={onJumpTo} pinned={context.pinned} />
             </li>
           ),
         )}

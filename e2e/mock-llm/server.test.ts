@@ -247,3 +247,19 @@ describe('mock LLM', () => {
     }
   });
 });
+
+describe('a model that writes as long as it may', () => {
+  it('fills the share of max_tokens it is scripted to, in the input’s words', async () => {
+    await fetch(`${mock.url}/__control/script`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ fillMaxTokens: 0.5 }, { fillMaxTokens: 0.5 }]) });
+    const ask = async (max: number) => {
+      const res = await chat({ stream: false, max_tokens: max, messages: [{ role: 'user', content: 'parser cursor buffer advances' }] });
+      return ((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content;
+    };
+    const short = await ask(100);
+    const long = await ask(1_000);
+    expect(short.length).toBeGreaterThanOrEqual(200);
+    expect(short.length).toBeLessThan(260);
+    expect(long.length).toBeGreaterThanOrEqual(2_000);
+    expect(long).toContain('parser cursor buffer advances');
+  });
+});

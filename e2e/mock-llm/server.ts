@@ -46,6 +46,12 @@ export interface Step {
   hang?: boolean;
   /** Finish reason of the last chunk; "length" simulates a cut-off reply. */
   finishReason?: 'stop' | 'length';
+  /**
+   * Answer with about this share (0..1) of the request's max_tokens, in the
+   * request's own words (four characters a token): a model that writes as
+   * long as it is allowed. Without max_tokens, of 1,000.
+   */
+  fillMaxTokens?: number;
 }
 
 export interface MockModel {
@@ -97,6 +103,8 @@ export interface MockLlmOptions {
 
 interface ChatBody {
   model?: string;
+  max_tokens?: number;
+  max_completion_tokens?: number;
   messages?: { role: string; content: unknown }[];
   stream?: boolean;
   stream_options?: { include_usage?: boolean };
@@ -193,6 +201,17 @@ export function defaultSummary(body: ChatBody): string {
   ].join('\n');
 }
 
+/** A summary as long as `share` of the request's output limit allows, from the input's words. */
+export function fillingSummary(body: ChatBody, share: number): string {
+  const limit = body.max_tokens ?? body.max_completion_tokens ?? 1_000;
+  const chars = Math.max(40, Math.floor(limit * share * 4));
+  const input = (body.messages ?? []).filter((m) => m.role !== 'system').map((m) => contentText(m.content)).join(' ');
+  const words = input.match(/[A-Za-z][A-Za-z0-9_-]{2,}/g) ?? ['summary'];
+  let text = '## Goal\n';
+  for (let i = 0; text.length < chars; i++) text += `${words[i % words.length]} `;
+  return text.trimEnd();
+}
+
 /**
  * Without a script, a title request is answered with the first line of the
  * user's prompt it quotes: the title a session has before the model names it,
@@ -270,7 +289,7 @@ export async function startMockLlm(opts: MockLlmOptions = {}): Promise<MockLlm> 
     }
 
     const unscripted = kind === 'summarizer' ? defaultSummary(body) : kind === 'title' ? defaultTitle(body) : `Echo: ${lastUserText(body)}`;
-    const text = step.reply ?? (step.chunks ? step.chunks.join('') : unscripted);
+    const text = step.reply ?? (step.chunks ? step.chunks.join('') : step.fillMaxTokens !== undefined ? fillingSummary(body, step.fillMaxTokens) : unscripted);
     const chunks = step.chunks ?? words(text);
     const usage = step.usage ?? { prompt_tokens: promptTokens, completion_tokens: Math.max(1, Math.ceil(text.length / 4)) };
     const usageOut = { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens };

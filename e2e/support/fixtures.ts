@@ -88,7 +88,7 @@ export async function waitIdle(page: Page) {
 }
 
 /** Sets the global compaction defaults through the Settings dialog, as a user would. */
-export async function setCompactionDefaults(page: Page, values: { keepRecent?: number; reserve?: number; threshold?: number | ''; enabled?: boolean }) {
+export async function setCompactionDefaults(page: Page, values: { keepRecent?: number; reserve?: number; threshold?: number | ''; enabled?: boolean; review?: boolean }) {
   await openDrawer(page);
   await page.getByRole('button', { name: 'Settings' }).click();
   const dialog = page.getByRole('dialog', { name: 'Settings' });
@@ -97,6 +97,7 @@ export async function setCompactionDefaults(page: Page, values: { keepRecent?: n
   if (values.reserve !== undefined) await group.getByRole('spinbutton', { name: /Reserve tokens/ }).fill(String(values.reserve));
   if (values.threshold !== undefined) await group.getByRole('spinbutton', { name: /Threshold/ }).fill(String(values.threshold));
   if (values.enabled !== undefined) await group.getByRole('checkbox', { name: 'Auto-compaction' }).setChecked(values.enabled);
+  if (values.review !== undefined) await group.getByRole('checkbox', { name: /^Review summaries before they apply/ }).setChecked(values.review);
   await dialog.getByRole('button', { name: 'Save settings' }).click();
   await expect(dialog).toBeHidden();
   if (isPhone(page)) await page.getByRole('button', { name: 'Close sessions' }).click();

@@ -1,5 +1,5 @@
 import { browserSessionStore } from '@/lib/db';
-import type { FlowPorts, FormatsPort, Notifier, SearchPort, TokensPort } from '@/lib/flows/ports';
+import type { FlowPorts, FormatsPort, Notifier, ProbesPort, SearchPort, TokensPort } from '@/lib/flows/ports';
 import type { SyncService } from '@/lib/sync/service';
 import { onFormatsWorker, progressProxy, runningFormatsClient } from '@/workers/formatsClient';
 import { getSearchClient } from '@/workers/searchClient';
@@ -29,6 +29,11 @@ const formats: FormatsPort = {
   exportAll: (snapshots) => onFormatsWorker((w) => w.exportAll(snapshots), true),
 };
 
+/** Summary probes run on the formats worker (workers/formats.worker.ts says why). */
+const probes: ProbesPort = {
+  report: (span, summary) => onFormatsWorker((w) => w.probeReport(span, summary)),
+};
+
 /** The sync worker, started by the first call (FlowsProvider makes one when the page loads). */
 const sync: SyncService = {
   create: (name) => getSyncClient().create(name),
@@ -45,5 +50,5 @@ const search: SearchPort = {
 };
 
 export function createBrowserPorts(notify: Notifier): FlowPorts {
-  return { store: browserSessionStore, tokens, formats, search, transport: routeTransport, locks: webStreamLocks, notify, saveFile, quota: browserStorageQuota, sync };
+  return { store: browserSessionStore, tokens, formats, search, transport: routeTransport, locks: webStreamLocks, notify, saveFile, quota: browserStorageQuota, sync, probes };
 }

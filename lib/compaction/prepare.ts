@@ -4,7 +4,7 @@ import type { CompactionEntry, CompactionSettings, EntryId, SessionEntry } from 
 import type { PathTokens } from '@/lib/tokens/pathTokens';
 import { countsInKeptContext, findCutPoint, isEmptyFailedReply, pendingAtEnd, type CutPoint, type PendingAtEnd } from './cutPoint';
 import { addDetails, addItems, createFileOps, toFileLists } from './fileOps';
-import { compactionLimit } from './policy';
+import { compactionLimit, summaryOutputBudget } from './policy';
 import { MIN_SUMMARY_TOKENS, summaryBudget } from './summaryBudget';
 import type { CompactionPreparation, NoCompactionReason, SummaryItem } from './types';
 import { mergedUserMessages } from './userMessages';
@@ -36,10 +36,8 @@ export interface PrepareOptions {
   requestTokens?: number;
 }
 
-/** The summary's output budget, as pi sizes it: 80 % of the reserve. Also used as the size bound of a summary. */
-export function summaryOutputBudget(settings: Pick<CompactionSettings, 'reserveTokens'>): number {
-  return Math.max(256, Math.floor(settings.reserveTokens * 0.8));
-}
+// Defined beside the limits it is sized against (policy.ts), which must not import this module.
+export { summaryOutputBudget } from './policy';
 
 /** A turn prefix this small is kept verbatim instead of being summarised on its own. */
 export function smallPrefixTokens(keepRecentTokens: number): number {

@@ -1,4 +1,5 @@
 import { Dexie, type Table } from 'dexie';
+import type { PendingSummary } from '@/lib/compaction/pending';
 import { CURRENT_SCHEMA_VERSION, DB_NAME, entriesStoreAt, SCHEMA_VERSIONS, type CalibrationRow, type MetaRow, type PackedRow, type SessionRow, type SettingRow, type StoredEntry, type SyncStateRow, type TombstoneRow } from './schema';
 
 export class AppDB extends Dexie {
@@ -10,6 +11,8 @@ export class AppDB extends Dexie {
   syncState!: Table<SyncStateRow, string>;
   /** Imported sessions' entries, packed (packed.ts); since v5. */
   packedEntries!: Table<PackedRow, [string, number]>;
+  /** Summaries waiting for the user to apply them, one per session (review before apply); since v6. */
+  pendingSummaries!: Table<PendingSummary, string>;
   private readonly entriesStore: string;
 
   constructor(name = DB_NAME, upTo = CURRENT_SCHEMA_VERSION, options?: ConstructorParameters<typeof Dexie>[1]) {

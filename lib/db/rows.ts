@@ -61,6 +61,7 @@ const COMPACTION_FIELDS: AllKeys<CompactionSettings> = {
   selfCheck: true,
   maskToolOutput: true,
   maskProtectTokens: true,
+  reviewBeforeApply: true,
 };
 
 /** The listed own fields of `obj` that have a value, in the object's own key order (so a re-export keeps its bytes). */

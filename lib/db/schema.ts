@@ -206,6 +206,23 @@ export const SCHEMA_VERSIONS: SchemaVersion[] = [
       syncState: 'key',
     },
   },
+  {
+    // v6: a summary prepared by automatic compaction and waiting for the user (review before apply), one per
+    // session, keyed by it. A store of its own, not an entry: a draft is not part of the conversation, so it must
+    // not reach the tree, exports or other devices. Nothing to migrate.
+    version: 6,
+    stores: {
+      sessions: 'id, updatedAt, titleLower, source.hash, syncDirty',
+      [ENTRIES_STORE]: '++seq, &[sessionId+id], [sessionId+seq], [sessionId+rev], unsynced, [sessionId+unsynced]',
+      [PACKED_STORE]: '[sessionId+part]',
+      settings: 'key',
+      calibration: 'model',
+      meta: 'key',
+      tombstones: 'sessionId, unsynced',
+      syncState: 'key',
+      pendingSummaries: 'sessionId',
+    },
+  },
 ];
 
 export const CURRENT_SCHEMA_VERSION = SCHEMA_VERSIONS[SCHEMA_VERSIONS.length - 1]!.version;

@@ -105,9 +105,10 @@ export async function setLeaf(id: string, leafId: EntryId | null, db: AppDB = ge
  */
 export async function deleteSession(id: string, db: AppDB = getDB()): Promise<void> {
   await guarded(() =>
-    db.transaction('rw', [db.sessions, db.entries, db.packedEntries, db.tombstones, db.syncState], async () => {
+    db.transaction('rw', [db.sessions, db.entries, db.packedEntries, db.tombstones, db.syncState, db.pendingSummaries], async () => {
       await deleteSessionEntries(db, id);
       await db.sessions.delete(id);
+      await db.pendingSummaries.delete(id);
       await db.tombstones.put({ sessionId: id, hlc: await nextLocalHlc(db), unsynced: 1 });
     }),
   );

@@ -22,6 +22,7 @@ import {
   updateSession,
 } from './sessions';
 import { getCalibration, setCalibration } from './settings';
+import { getPendingSummary, offerPendingSummary, takePendingSummary, updatePendingSummary, watchPendingSummary } from './pendingSummaries';
 import { observeSessionList } from './sessionList';
 import { observeRows, type Unsubscribe } from './watch';
 
@@ -55,6 +56,11 @@ export function createSessionStore(db?: AppDB): SessionStore {
     loadBrowserProviders: () => loadBrowserProviders(the()),
     saveBrowserProvider: (p) => saveBrowserProvider(p, the()),
     removeBrowserProvider: (id) => removeBrowserProvider(id, the()),
+    getPendingSummary: (sessionId) => getPendingSummary(sessionId, the()),
+    offerPendingSummary: (p) => offerPendingSummary(p, the()),
+    updatePendingSummary: (sessionId, id, patch) => updatePendingSummary(sessionId, id, patch, the()),
+    takePendingSummary: (sessionId, id) => takePendingSummary(sessionId, id, the()),
+    watchPendingSummary: (sessionId, onValue, onError) => watchPendingSummary(sessionId, onValue, onError, the()),
     getLastBackupAt: () => getLastBackupAt(the()),
     setLastBackupAt: (at) => setLastBackupAt(at, the()),
   };

@@ -9,7 +9,9 @@ import { arriveAt, leavesBranch, type LeaveChoice } from './branch';
 import { draftRow } from './draft';
 import { changeModel, editAndResend, regenerateReply, send, stop, switchSibling } from './chat';
 import type { KeepRecent } from '@/lib/compaction/keepRecent';
-import { compactSession, previewCompaction, type CompactRequest } from './compaction';
+import { compactSession, previewCompaction, resummarisePending, type CompactRequest } from './compaction';
+import { applyPendingSummary, discardPendingSummary, editPendingSummary, watchPendingSummary } from './pendingSummary';
+import type { PendingSummary } from '@/lib/compaction/pending';
 import { draftContinuation, findContinuationSource, startContinuation, type ContinuationDraft } from './continueSession';
 import { exportEverything, exportSession, type ExportFormat } from './exportSessions';
 import { BatchImportTracker, importBatch, type BatchFile } from './importBatch';
@@ -27,6 +29,7 @@ import { maskToolOutput, previewMasking, setMaskUndone } from './masking';
 import { showEntry } from './showEntry';
 import { regenerateSummary, saveEdit, setUndone } from './summaryRevisions';
 import { syncTokens } from './summaryPipeline';
+import { ProbeCache, summaryProbes } from './probes';
 import { SyncFlows } from './sync';
 import { TokenSync } from './tokenSync';
 
@@ -109,6 +112,17 @@ export class SessionFlows implements SessionHandle {
   setSummaryUndone = (target: SummaryEntry, undone: boolean) => setUndone(this, target, undone);
   editSummary = (target: SummaryEntry, summary: string) => saveEdit(this, target, summary);
   regenerateSummary = (target: SummaryEntry, instructions?: string) => regenerateSummary(this, target, instructions);
+
+  /** Review before apply: the summary waiting for the user, and what they do with it. */
+  watchPendingSummary = (onValue: (p: PendingSummary | undefined) => void) => watchPendingSummary(this, onValue);
+  applyPendingSummary = (id: EntryId) => applyPendingSummary(this, id);
+  editPendingSummary = (id: EntryId, summary: string) => editPendingSummary(this, id, summary);
+  discardPendingSummary = (id: EntryId) => discardPendingSummary(this, id);
+  resummarisePending = (id: EntryId, instructions: string) => this.track(resummarisePending(this, id, instructions));
+
+  readonly probeCache = new ProbeCache();
+  /** What a summary carries of `span` (the entries it replaced) and what it lost; `key` names the summary's version (summaryProbeKey). */
+  summaryProbes = (key: string, span: readonly SessionEntry[], summary: string) => summaryProbes(this, key, span, summary);
 }
 
 /** Everything the app does, over one set of ports: what components call. */

@@ -1,6 +1,6 @@
 import { compact, compactionEntryFrom } from '@/lib/compaction/compact';
 import { FLAW_TEXT } from '@/lib/compaction/summaryCheck';
-import { compactionLimit, compactionVerdict, emergencyKeepRecent, shouldCompact, wouldOverflow, type CompactionVerdict } from '@/lib/compaction/policy';
+import { compactionLimit, compactionVerdict, emergencyKeepRecent, reviewLimit, shouldCompact, wouldOverflow, type CompactionVerdict } from '@/lib/compaction/policy';
 import type { KeepRecent } from '@/lib/compaction/keepRecent';
 import type { CompactionPreview } from '@/lib/compaction/prepare';
 import { noCompactionMessage } from '@/lib/compaction/reasons';
@@ -11,6 +11,9 @@ import type { EntryId, UserContent } from '@/lib/session/types';
 import type { Run } from './runs';
 import type { SessionEnv, SessionHandle } from './session';
 import { maskToolOutput } from './masking';
+import { applyDueDraft, applyPendingSummary, dropSupersededDraft, inEffectAt } from './pendingSummary';
+import { placePending } from '@/lib/compaction/pending';
+import { newId } from '@/lib/session/ids';
 import { runSummaryJob, summaryEngine, summaryPlanOptions, syncTarget, syncTokens, summaryChecks } from './summaryPipeline';
 
 export type CompactReason = 'manual' | 'auto' | 'overflow' | 'truncated' | 'before-send';
@@ -26,7 +29,14 @@ export interface CompactRequest {
   run?: Run;
   /** Compact the path ending here (default: this tab's leaf now). */
   leafId?: EntryId | null;
+  /**
+   * Review before apply: prepare the summary and store it for the user to
+   * apply, edit or discard (lib/flows/pendingSummary.ts) instead of appending it.
+   */
+  review?: boolean;
 }
+
+const REVIEW_LABEL = 'Context is nearly full — preparing a summary for you to review…';
 
 const REASON_LABEL: Record<CompactReason, string> = {
   manual: 'Compacting…',
@@ -47,7 +57,7 @@ export function compactSession(s: SessionHandle, req: CompactRequest): Promise<E
   const leafId = req.leafId === undefined ? s.live.getSnapshot().leafId : req.leafId;
   return runSummaryJob(s, {
     kind: 'compaction',
-    status: REASON_LABEL[req.reason],
+    status: req.review ? REVIEW_LABEL : REASON_LABEL[req.reason],
     what: 'Compaction',
     parentId: leafId,
     ...(req.run ? { run: req.run } : {}),
@@ -104,11 +114,27 @@ export function compactSession(s: SessionHandle, req: CompactRequest): Promise<E
         return null;
       }
       const tokensAfter = Math.round(verdict.tokensAfter);
+      if (req.review) {
+        // The id is chosen now: a draft applied from two tabs can then be appended only once.
+        const entry = compactionEntryFrom(result);
+        const draft = { ...entry, id: entry.id ?? newId(), tokensAfter, details: { ...entry.details, summaryTokens } };
+        const stored = await ports.store.offerPendingSummary({
+          sessionId: s.sessionId,
+          entry: draft,
+          keepsNothing: result.keepsNothing === true,
+          preparedAt: prep.leafId,
+          basedOn: inEffectAt(s, prep.leafId),
+          createdAt: ports.now?.() ?? Date.now(),
+        });
+        if (stored.entry.id === draft.id) ports.notify.info('A summary is ready to apply: the conversation goes on uncompacted until you apply it.');
+        return null;
+      }
       const entry = compactionEntryFrom(result);
       // The summary's own count lets the card follow a regenerated or edited summary (lib/timeline/cardFigures).
       // Appended where it was prepared: if another tab moved on meanwhile, this becomes a sibling, never an overwrite.
       const [created] = await ports.store.appendEntries(s.sessionId, prep.leafId, [{ ...entry, tokensAfter, details: { ...entry.details, summaryTokens } }]);
       s.live.applyLocal([created!], created!.id);
+      await dropSupersededDraft(s);
       if (engine.kind === 'extractive' && req.reason === 'manual') ports.notify.info('No model is connected: the summary was written by the built-in extractive summarizer.');
       const fb = result.details.fallback;
       if (fb) ports.notify.warning(`The summary by ${fb.model} was not used (${FLAW_TEXT[fb.reason]}, ${fb.attempts} attempts): the extractive summary stands in, labelled as such.`);
@@ -159,6 +185,7 @@ export async function autoCompactIfNeeded(s: SessionHandle): Promise<void> {
     const after = s.sync.figure;
     if (after && !over(after.tokens)) return;
   }
+  if (settings.reviewBeforeApply) return reviewDue(s, s.sync.figure?.tokens ?? figure.tokens);
   await compactSession(s, { reason: 'auto' });
 }
 
@@ -178,6 +205,22 @@ export async function compactBeforeSendIfNeeded(s: SessionHandle, content: UserC
   if (fits(figure.tokens)) {
     s.sync.preview(newTokens ?? 0);
     return null;
+  }
+  // Review before apply: the message goes out uncompacted while it still fits the window (a summary is prepared
+  // after the turn); past that, a prepared summary is applied first.
+  if (settings.reviewBeforeApply) {
+    const hard = reviewLimit(chatModel.contextWindow, settings);
+    if (figure.tokens + (newTokens ?? 0) <= hard) {
+      s.sync.preview(newTokens ?? 0);
+      return null;
+    }
+    const applied = await applyDueDraft(s, leafId);
+    if (applied) {
+      const after = syncTarget(s, applied);
+      const now = await s.sync.pinned(after.path, after.opts, async () => s.sync.figure);
+      if (now && fits(now.tokens)) return applied;
+      return (await compactSession(s, { reason: 'before-send', leafId: applied })) ?? applied;
+    }
   }
   if (settings.maskToolOutput) {
     const maskId = await maskToolOutput(s, { leafId, quiet: true });
@@ -227,4 +270,36 @@ export async function previewCompaction(s: SessionHandle, keep?: KeepRecent): Pr
     ...keepRecentOptions(keepRecentRequest(keep)),
     ...(env.chatModel ? { window: env.chatModel.contextWindow } : {}),
   });
+}
+
+/**
+ * After a turn over the compaction limit, with review on: keep the draft
+ * waiting while the context still fits, apply it once it does not, and
+ * prepare one when there is none that applies here.
+ */
+async function reviewDue(s: SessionHandle, contextTokens: number): Promise<void> {
+  const { chatModel, settings } = s.env();
+  if (!chatModel) return;
+  const hard = contextTokens > reviewLimit(chatModel.contextWindow, settings);
+  const leafId = s.live.getSnapshot().leafId;
+  const pending = await s.ports.store.getPendingSummary(s.sessionId);
+  if (pending) {
+    if (placePending(s.live.getSnapshot().tree.pathTo(leafId), pending).ok) {
+      if (hard) await applyPendingSummary(s, pending.entry.id, { auto: true });
+      return;
+    }
+    // Prepared for another branch or state of the conversation: this path needs its own.
+    await s.ports.store.takePendingSummary(s.sessionId, pending.entry.id);
+  }
+  await compactSession(s, { reason: 'auto', review: true });
+  if (!hard) return;
+  const prepared = await s.ports.store.getPendingSummary(s.sessionId);
+  if (prepared) await applyPendingSummary(s, prepared.entry.id, { auto: true });
+}
+
+/** Throws the draft away and prepares a new one on the current path, with focus instructions (a missed item to keep). */
+export async function resummarisePending(s: SessionHandle, id: EntryId, instructions: string): Promise<boolean> {
+  if (!(await s.ports.store.takePendingSummary(s.sessionId, id))) return false;
+  await compactSession(s, { reason: 'manual', review: true, instructions });
+  return (await s.ports.store.getPendingSummary(s.sessionId)) !== undefined;
 }

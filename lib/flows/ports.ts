@@ -1,5 +1,8 @@
 import type { ChatStreamResult, ChatTurnRequest, StreamHandlers } from '@/lib/chat/turn';
 import type { TextSummarizer } from '@/lib/compaction/summarizer';
+import type { SpanMessage } from '@/lib/compaction/probes/probes';
+import type { ProbeReport } from '@/lib/compaction/probes/report';
+import type { PendingSummary } from '@/lib/compaction/pending';
 import type { ExportKind } from '@/lib/formats/service';
 import type { SearchService } from '@/lib/search/service';
 import type { ImportResult } from '@/lib/formats/types';
@@ -51,6 +54,15 @@ export interface SessionStore {
   /** Adds the provider, or replaces the one with its id. */
   saveBrowserProvider(p: BrowserProvider): Promise<void>;
   removeBrowserProvider(id: string): Promise<void>;
+  /** The summary waiting for the user to apply it (review before apply), if any. Kept in this browser only. */
+  getPendingSummary(sessionId: string): Promise<PendingSummary | undefined>;
+  /** Stores the draft unless the session has one already; resolves with the one stored. */
+  offerPendingSummary(p: PendingSummary): Promise<PendingSummary>;
+  /** Changes the draft named by its entry id; resolves false when it is gone or was replaced. */
+  updatePendingSummary(sessionId: string, id: EntryId, patch: Pick<PendingSummary, 'entry' | 'edited'>): Promise<boolean>;
+  /** Removes the draft if it is still `id` (any, without one) and resolves with it: of two tabs, exactly one gets it. */
+  takePendingSummary(sessionId: string, id?: EntryId): Promise<PendingSummary | undefined>;
+  watchPendingSummary(sessionId: string, onValue: (p: PendingSummary | undefined) => void, onError: (err: unknown) => void): Unsubscribe;
   getLastBackupAt(): Promise<number | null>;
   setLastBackupAt(at: number): Promise<void>;
 }
@@ -103,6 +115,14 @@ export interface FormatsPort {
   cancelImport(importId: string): Promise<void>;
   exportSession(snapshot: SessionSnapshot, kind: ExportKind): Promise<string>;
   exportAll(snapshots: SessionSnapshot[]): Promise<Uint8Array>;
+}
+
+/**
+ * What a summary carries of the span it replaced (lib/compaction/probes/report.ts),
+ * computed off the main thread: a span can be 100k tokens.
+ */
+export interface ProbesPort {
+  report(span: SpanMessage[], summary: string): Promise<ProbeReport>;
 }
 
 /** Full-text search across every session (lib/search/service.ts), kept in its own worker; every call is asynchronous already. */
@@ -169,6 +189,8 @@ export interface FlowPorts {
   quota: StorageQuota;
   /** Sync with other devices (the sync worker); absent where there is none (unit tests of other flows). */
   sync?: SyncService;
+  /** Scores summaries against their spans in a worker; absent where there is none (cards then show no kept/lost list). */
+  probes?: ProbesPort;
   /** Timers, so tests can drive time. */
   now?: () => number;
 }

@@ -137,6 +137,7 @@ export const compactionSettingsSchema = z.object({
   selfCheck: z.boolean().optional(),
   maskToolOutput: z.boolean().optional(),
   maskProtectTokens: z.number().int().min(0).optional(),
+  reviewBeforeApply: z.boolean().optional(),
 });
 
 export const sessionMetaSchema = z.looseObject({

@@ -301,6 +301,12 @@ export interface CompactionSettings {
   maskToolOutput?: boolean;
   /** The most recent context, in tokens, whose tool output masking leaves alone. Absent: keepRecentTokens. */
   maskProtectTokens?: number;
+  /**
+   * Review before apply: an automatic compaction prepares its summary and
+   * waits for the user to apply, edit or discard it; it applies on its own
+   * only once the context no longer fits. Off by default. Absent means off.
+   */
+  reviewBeforeApply?: boolean;
 }
 
 export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
@@ -311,6 +317,7 @@ export const DEFAULT_COMPACTION_SETTINGS: CompactionSettings = {
   selfCheck: false,
   maskToolOutput: false,
   maskProtectTokens: 20_000,
+  reviewBeforeApply: false,
 };
 
 export interface SessionSource {

@@ -1,3 +1,4 @@
+import { scaledSettingText, windowBudget } from '@/lib/compaction/policy';
 import type { CompactionSettings } from '@/lib/session/types';
 
 /**
@@ -14,6 +15,8 @@ export interface CompactionForm {
   selfCheck: boolean;
   maskToolOutput: boolean;
   maskProtectTokens: string;
+  /** Automatic compactions wait for the user to apply them. */
+  reviewBeforeApply: boolean;
 }
 
 export function toCompactionForm(overrides: Partial<CompactionSettings>, base: CompactionSettings): CompactionForm {
@@ -27,6 +30,7 @@ export function toCompactionForm(overrides: Partial<CompactionSettings>, base: C
     selfCheck: v.selfCheck ?? false,
     maskToolOutput: v.maskToolOutput ?? false,
     maskProtectTokens: String(v.maskProtectTokens ?? v.keepRecentTokens),
+    reviewBeforeApply: v.reviewBeforeApply ?? false,
   };
 }
 
@@ -50,7 +54,19 @@ export function parseCompactionForm(form: CompactionForm): FormResult {
     selfCheck: form.selfCheck,
     maskToolOutput: form.maskToolOutput,
     maskProtectTokens: int(form.maskProtectTokens, 'Protected recent tokens'),
+    reviewBeforeApply: form.reviewBeforeApply,
     ...(threshold !== undefined ? { thresholdPercent: threshold / 100 } : {}),
   };
   return errors.length ? { ok: false, error: errors[0]! } : { ok: true, value };
+}
+
+/**
+ * What the chat model's window would scale down in the settings as typed, in
+ * the words the meter uses; none while the form does not parse or no window
+ * is known.
+ */
+export function windowNotes(form: CompactionForm, window: number | undefined): string[] {
+  const parsed = parseCompactionForm(form);
+  if (!parsed.ok) return [];
+  return windowBudget(parsed.value, window).scaled.map(scaledSettingText);
 }

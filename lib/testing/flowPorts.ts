@@ -21,6 +21,7 @@ import { createTokensService } from '@/lib/sessionTokens/service';
 import type { ModelInfo } from '@/lib/providers/listing';
 import type { CompactionSettings, Usage } from '@/lib/session/types';
 import { scriptedModel } from './scriptedModel';
+import { probeReport } from '@/lib/compaction/probes/report';
 
 /**
  * The flows' ports for unit tests: the real store on a fresh fake-indexeddb,
@@ -58,7 +59,8 @@ export interface ScriptedTransport extends ModelTransport {
 }
 
 export interface ScriptedTransportOptions {
-  summary?: (prompt: string) => string;
+  /** The summarizer's answer to a prompt; `maxOutputTokens` is what the request allowed (a model that writes as long as it may). */
+  summary?: (prompt: string, maxOutputTokens: number | undefined) => string;
   summaryDelayMs?: number;
   /**
    * What the model answers to a short-text request (a title), through an
@@ -116,9 +118,9 @@ export function scriptedTransport(opts: ScriptedTransportOptions = {}): Scripted
     },
     summarizer(summarizerModel) {
       const { model } = scriptedModel(
-        ({ prompt }) => {
+        ({ prompt, maxOutputTokens }) => {
           summaryPrompts.push(prompt);
-          return summaryText(prompt);
+          return summaryText(prompt, maxOutputTokens);
         },
         { chunkDelayInMs: opts.summaryDelayMs ?? 0, deltaChars: 40 },
       );
@@ -184,6 +186,7 @@ export function testPorts(opts: { transport?: ScriptedTransport } = {}): TestPor
     notify: { success: (m) => record('success')(m), info: record('info'), warning: record('warning'), error: (m) => record('error')(m) },
     saveFile: (name, data, mime) => void saved.push({ name, data, mime }),
     quota: { estimate: async () => ({ usage: 1_000, quota: 1_000_000 }), persisted: async () => true, persist: async () => true },
+    probes: { report: async (span, summary) => probeReport(structuredClone(span), summary) },
     notices,
     saved,
   };

@@ -27,7 +27,7 @@ export interface ScriptedModelOptions {
 
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
-export function scriptedModel(reply: (req: { system: string; prompt: string; call: number }) => string, opts: ScriptedModelOptions = {}) {
+export function scriptedModel(reply: (req: { system: string; prompt: string; call: number; maxOutputTokens: number | undefined }) => string, opts: ScriptedModelOptions = {}) {
   const calls: ScriptedCall[] = [];
   const model = new MockLanguageModelV4({
     provider: opts.provider ?? 'mock',
@@ -39,7 +39,7 @@ export function scriptedModel(reply: (req: { system: string; prompt: string; cal
         if (m.role === 'system') system += m.content;
         else if (m.role === 'user') for (const p of m.content) if (p.type === 'text') prompt += p.text;
       }
-      let output = reply({ system, prompt, call: calls.length + 1 });
+      let output = reply({ system, prompt, call: calls.length + 1, maxOutputTokens: options.maxOutputTokens });
       let finish: 'stop' | 'length' = 'stop';
       if (options.maxOutputTokens !== undefined) {
         const toks = encode(output, AS_TEXT);
