@@ -175,6 +175,8 @@ class ClaudeSink implements JsonlSink {
   private lastTs = NO_TIME;
   private cwd: string | undefined;
   private sessionId: string | undefined;
+  /** A sub-agent's own file (agent-*.jsonl) names its agent; the session id on its lines is the main conversation's. */
+  private agentId: string | undefined;
   private model: string | undefined;
 
   constructor(private readonly ctx: ReadContext) {
@@ -204,6 +206,7 @@ class ClaudeSink implements JsonlSink {
   record(rec: Json, lineNo: number): void {
     this.cwd ??= str(rec.cwd);
     this.sessionId ??= str(rec.sessionId);
+    this.agentId ??= str(rec.agentId);
     const boundary = this.pendingBoundary;
     if (boundary) {
       this.pendingBoundary = null;
@@ -414,7 +417,8 @@ class ClaudeSink implements JsonlSink {
       model: this.model,
       cwd: this.cwd,
       undated: this.asm.undated || undefined,
-      source: compact({ format: 'claude-code', fileName: this.ctx.fileName, hash, originalId: this.sessionId }),
+      // The id is what a later copy of the file is matched by (reimport.ts): a sub-agent's file is a conversation of its own.
+      source: compact({ format: 'claude-code', fileName: this.ctx.fileName, hash, originalId: this.sessionId && this.agentId ? `${this.sessionId}:agent-${this.agentId}` : this.sessionId }),
     });
     return { format: 'claude-code', sessions: [{ meta, entries }], warnings: this.ctx.warnings };
   }
