@@ -1,5 +1,5 @@
 import { Dexie, type Table } from 'dexie';
-import { CURRENT_SCHEMA_VERSION, DB_NAME, entriesStoreAt, SCHEMA_VERSIONS, type CalibrationRow, type MetaRow, type PackedRow, type SessionRow, type SettingRow, type StoredEntry, type SyncStateRow, type TombstoneRow } from './schema';
+import { CURRENT_SCHEMA_VERSION, DB_NAME, entriesStoreAt, SCHEMA_VERSIONS, type CalibrationRow, type FolderRow, type MetaRow, type PackedRow, type SessionRow, type SettingRow, type StoredEntry, type SyncStateRow, type TombstoneRow } from './schema';
 
 export class AppDB extends Dexie {
   sessions!: Table<SessionRow, string>;
@@ -10,6 +10,8 @@ export class AppDB extends Dexie {
   syncState!: Table<SyncStateRow, string>;
   /** Imported sessions' entries, packed (packed.ts); since v5. */
   packedEntries!: Table<PackedRow, [string, number]>;
+  /** Folders kept current (since v6). */
+  folders!: Table<FolderRow, string>;
   private readonly entriesStore: string;
 
   constructor(name = DB_NAME, upTo = CURRENT_SCHEMA_VERSION, options?: ConstructorParameters<typeof Dexie>[1]) {

@@ -6,6 +6,7 @@ import type { ImportResult } from '@/lib/formats/types';
 import type { ImportFileOptions, ImportProgress, StoredImport } from '@/lib/flows/ports';
 import { getDB, type AppDB } from './db';
 import { StagedImport, sweepAbandonedImports } from './importStaging';
+import type { ImportOutcome } from './sessions';
 
 /**
  * A file from disk to stored sessions in one call, meant for the formats
@@ -63,14 +64,15 @@ export async function importFileToStore(
         onSessions: (sessions) => staged.add(sessions, true),
       });
     }
+    const native = result.format === 'native';
     // What the reader returned rather than handed over (line formats, zips, single documents).
     const rest = result.sessions;
     result.sessions = [];
     progress.total = staged.accepted + rest.filter((_, i) => !opts.only || opts.only.includes(staged.read + i)).length;
     report();
-    await staged.add(rest);
+    await staged.add(rest, false, native);
     const read = staged.read;
-    const outcome = read > 0 ? await staged.commit() : { imported: [], duplicates: [] };
+    const outcome: ImportOutcome = read > 0 ? await staged.commit() : { imported: [], duplicates: [] };
     progress.stored = progress.total;
     report();
     return {
@@ -80,6 +82,8 @@ export async function importFileToStore(
       read,
       imported: outcome.imported.map((r) => ({ id: r.id, title: r.title })),
       duplicates: outcome.duplicates,
+      updated: outcome.updated ?? [],
+      copies: outcome.copies ?? [],
     };
   } catch (err) {
     await staged.abort();

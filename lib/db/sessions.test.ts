@@ -6,6 +6,7 @@ import { SessionTree } from '@/lib/session/tree';
 import type { NewEntry, SessionSnapshot } from '@/lib/session/types';
 import { readChatGpt } from '@/lib/formats/readers/chatgpt';
 import { readFixture } from '@/lib/testing/fixtures';
+import { CURRENT_SCHEMA_VERSION } from './schema';
 import { AppDB } from './db';
 import { StorageError } from './errors';
 import { importFileToStore } from './importFile';
@@ -232,7 +233,7 @@ describe('schema v4 to v5 (packed imports)', () => {
 
     const db = open('v4');
     await db.open();
-    expect(db.verno).toBe(5);
+    expect(db.verno).toBe(CURRENT_SCHEMA_VERSION);
     expect((await loadSession('old', db))!.entries).toStrictEqual(conv!.entries);
     expect((await db.syncState.get('checkpoint'))!.value).toBe(42);
     expect(await db.entries.where('[sessionId+unsynced]').equals(['old', 1]).count()).toBe(conv!.entries.length);

@@ -59,6 +59,10 @@ export interface ImportOutcome {
   imported: StoredSession[];
   /** Snapshots skipped because a session from the same source content already exists; `index` is the snapshot's position. */
   duplicates: { index: number; title: string; existingId: string }[];
+  /** Sessions stored already that the file continues (lib/formats/reimport.ts): entries appended, messages among them, and whether they are a branch of their own. */
+  updated?: { index: number; id: string; title: string; entries: number; messages: number; onBranch: boolean }[];
+  /** Sessions stored already whose earlier part changed in the file: imported as new sessions (also in `imported`), with why. */
+  copies?: { index: number; id: string; title: string; reason: string }[];
 }
 
 /** The token service (lib/tokens/service.ts) as a worker exposes it: every call is asynchronous. */
@@ -93,7 +97,12 @@ export interface StoredImport {
   /** Sessions the file holds. */
   read: number;
   imported: { id: string; title: string }[];
+  /** Sessions already here and unchanged (the same file, or the same entries). */
   duplicates: ImportOutcome['duplicates'];
+  /** Sessions already here that the file continues: their new entries were appended. */
+  updated: NonNullable<ImportOutcome['updated']>;
+  /** Sessions already here that changed in their earlier part, imported as copies (also in `imported`). */
+  copies: NonNullable<ImportOutcome['copies']>;
 }
 
 /** Import (reading, parsing and storing) and export rendering, off the main thread. */

@@ -330,10 +330,14 @@ describe('the app’s own export, by session id', () => {
   });
 
   it('an export whose entry differs from the one here is changed', () => {
-    const tampered = { ...newerExport, entries: newerExport.entries.map((e, i) => (i === 5 ? { ...e, timestamp: e.timestamp + 1 } : e)) as SessionEntry[] };
-    const target = tampered.entries[5]!;
-    // Messages may take a later time (a transcript's own refinement); other entries may not.
-    const plan = planReimport({ leafId: native.meta.leafId, entries: native.entries }, tampered, 'native');
-    expect(plan.kind).toBe(target.type === 'message' ? 'unchanged' : 'changed');
+    const i = newerExport.entries.findIndex((e) => e.type === 'message' && e.message.role === 'user');
+    const tampered = {
+      ...newerExport,
+      entries: newerExport.entries.map((e, k) => (k === i && e.type === 'message' ? { ...e, message: { role: 'user', content: [{ type: 'text', text: 'not what was said' }] } } : e)) as SessionEntry[],
+    };
+    expect(planReimport({ leafId: native.meta.leafId, entries: native.entries }, tampered, 'native')).toMatchObject({ kind: 'changed' });
+    // A time is no part of what an entry says (an undated file is stamped with each import's time).
+    const later = { ...newerExport, entries: newerExport.entries.map((e) => ({ ...e, timestamp: e.timestamp + 1 })) };
+    expect(planReimport({ leafId: native.meta.leafId, entries: native.entries }, later, 'native')).toEqual({ kind: 'unchanged' });
   });
 });

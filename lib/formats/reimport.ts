@@ -21,7 +21,7 @@ import { Fnv1a64 } from './hash';
  *
  * "The same" allows for what a transcript adds to a record after writing it,
  * which a file read mid-turn has not got yet: a reply's final usage and stop
- * reason, a command's exit status, a later time (Codex), and more parts of the
+ * reason, a command's exit status, the time of a record, and more parts of the
  * reply being written (Codex groups consecutive output items into one entry).
  * The stored entry keeps what it had; more parts become a continuation entry
  * (`<id>:more<n>`, an assistant message with the parts that were missing)
@@ -74,12 +74,17 @@ function canonical(value: unknown): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(obj[k])}`).join(',')}}`;
 }
 
-function withoutCaches(e: SessionEntry): Omit<SessionEntry, 'tokens'> {
-  const { tokens: _t, ...rest } = e;
+/**
+ * An entry as compared: without its token cache (this device's own) and its time, which is no part of
+ * what a record says and which a transcript may refine later (Codex), or which is the time of the
+ * import for a file that records none (SWE-agent).
+ */
+function withoutCaches(e: SessionEntry): Omit<SessionEntry, 'tokens' | 'timestamp'> {
+  const { tokens: _t, timestamp: _s, ...rest } = e;
   return rest;
 }
 
-/** A hash over the entries a source gave (token caches aside): equal for the same entries in the same order. */
+/** A hash over the entries a source gave (token caches and times aside): equal for the same entries in the same order. */
 export function entriesHash(entries: readonly SessionEntry[]): string {
   const h = new Fnv1a64();
   for (const e of entries) h.update(canonical(withoutCaches(e))).update('\n');
