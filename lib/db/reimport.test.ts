@@ -1,4 +1,5 @@
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { exportJsonl } from '@/lib/formats/export/jsonl';
 import { importText } from '@/lib/formats/import';
@@ -20,6 +21,7 @@ import { saveSpace } from './sync';
 let n = 0;
 const open = (version?: number) => new AppDB(`reimport-${n++}`, version, { indexedDB: new IDBFactory(), IDBKeyRange });
 const file = (text: string, name: string) => new File([text], name);
+const file2 = (bytes: Uint8Array, name: string) => new File([bytes as BlobPart], name);
 
 const NAME = FIXTURES.claudeCodemie;
 const full = readFixture('claudeCodemie');
@@ -111,6 +113,19 @@ describe('a newer ChatGPT export', () => {
     expect(r.updated).toMatchObject([{ index: 0, messages: 1 }]);
     expect(r.duplicates.map((d) => d.index)).toEqual([1]);
     expect(await listSessions('', db)).toHaveLength(2);
+  });
+});
+
+describe('a zipped ChatGPT export', () => {
+  it('imports from the zip as downloaded, and the same zip again changes nothing', async () => {
+    const zip = zipSync({ 'chat.html': strToU8('<html></html>'), 'conversations.json': strToU8(readFixture('chatgptExport')), 'file-1.png': new Uint8Array(5000) });
+    const db = open();
+    const first = await importFileToStore(file2(zip, 'export.zip'), 'export.zip', {}, undefined, undefined, db);
+    expect(first).toMatchObject({ format: 'chatgpt', read: 2 });
+    expect(first.imported).toHaveLength(2);
+    const again = await importFileToStore(file2(zip, 'export.zip'), 'export.zip', {}, undefined, undefined, db);
+    expect(again).toMatchObject({ imported: [], updated: [] });
+    expect(again.duplicates).toHaveLength(2);
   });
 });
 
