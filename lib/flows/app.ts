@@ -14,6 +14,8 @@ import { draftContinuation, findContinuationSource, startContinuation, type Cont
 import { exportEverything, exportSession, type ExportFormat } from './exportSessions';
 import { BatchImportTracker, importBatch, type BatchFile } from './importBatch';
 import { ImportTracker, importFiles } from './importFiles';
+import { deleteMany, exportMany, organize, renameProject } from './organize';
+import type { OrganizeChange } from '@/lib/session/organize';
 import { LiveSession } from './liveSession';
 import type { FlowPorts } from './ports';
 import { RunRegistry } from './runs';
@@ -174,6 +176,12 @@ export class AppFlows {
       return false;
     }
   }
+
+  /** Pin, archive, tag or move sessions, one or many at once. */
+  organize = (ids: readonly string[], change: OrganizeChange) => organize(this.ports, ids, change);
+  deleteSessions = (ids: readonly string[]) => deleteMany(this.ports, ids);
+  exportSessions = (ids: readonly string[]) => exportMany(this.ports, ids);
+  renameProject = (from: string, to: string) => renameProject(this.ports, from, to);
 
   saveSettings = (change: SettingsChange) => saveSettings(this.ports, change);
   /** The window the user says a model has (null: back to what the provider, the catalog or the fallback says). */

@@ -10,6 +10,7 @@ import type { Calibration } from '@/lib/tokens/calibration';
 import type { TokensService } from '@/lib/sessionTokens/service';
 import type { EntryId, NewEntry, SessionEntry, SessionMeta, SessionSnapshot, StoredSession, TokenCache } from '@/lib/session/types';
 import type { SyncService } from '@/lib/sync/service';
+import type { OrganizeChange } from '@/lib/session/organize';
 
 /**
  * What the flows need from the world, as interfaces. The browser wires IndexedDB
@@ -36,6 +37,14 @@ export interface SessionStore {
   /** Renames only if the title is still `expected` (an automatic title never replaces one the user typed); resolves with whether it did. */
   retitleSession(id: string, expected: string, title: string): Promise<boolean>;
   deleteSession(id: string): Promise<void>;
+  /** Deletes these sessions in one transaction; resolves with how many were there. */
+  deleteSessions(ids: readonly string[]): Promise<number>;
+  /** Projects, tags, archive and pins of many sessions at once (lib/session/organize.ts); resolves with how many changed. */
+  organizeSessions(ids: readonly string[], change: OrganizeChange): Promise<number>;
+  /** Every session of project `from` moves to `to`; resolves with how many. */
+  renameProject(from: string, to: string): Promise<number>;
+  /** The named sessions whole, in the order given. */
+  exportSnapshots(ids: readonly string[]): Promise<SessionSnapshot[]>;
   listSessions(search?: string): Promise<StoredSession[]>;
   /** `fileName` names the file the snapshots came from: sessions without a source of their own are deduplicated by content then. */
   importSnapshots(snapshots: SessionSnapshot[], opts?: { allowDuplicates?: boolean; fileName?: string }): Promise<ImportOutcome>;
