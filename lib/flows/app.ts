@@ -13,6 +13,7 @@ import { compactSession, previewCompaction, type CompactRequest } from './compac
 import { draftContinuation, findContinuationSource, startContinuation, type ContinuationDraft } from './continueSession';
 import { exportEverything, exportSession, type ExportFormat } from './exportSessions';
 import { BatchImportTracker, importBatch, type BatchFile } from './importBatch';
+import { FolderFlows } from './folders';
 import { ImportTracker, importFiles } from './importFiles';
 import { deleteMany, exportMany, organize, renameProject } from './organize';
 import type { OrganizeChange } from '@/lib/session/organize';
@@ -121,9 +122,12 @@ export class AppFlows {
   private readonly open = new Map<string, SessionFlows>();
   /** Sync with other devices; null where the ports have none. */
   readonly sync: SyncFlows | null;
+  /** Folders kept current (where the browser can keep them: `folders.supported`). */
+  readonly folders: FolderFlows;
 
   constructor(readonly ports: FlowPorts) {
     this.sync = ports.sync ? new SyncFlows(ports.sync, ports.notify) : null;
+    this.folders = new FolderFlows(ports, this.batch);
   }
 
   /**

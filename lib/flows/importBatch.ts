@@ -100,7 +100,15 @@ export function batchSentence(s: BatchSummary): string {
 
 const cleanError = (err: unknown) => errorMessage(err).replace(/^(Error|ImportError):\s*/, '');
 
-export async function importBatch(ports: FlowPorts, tracker: BatchImportTracker, folder: string, all: readonly BatchFile[], onImported: (sessionId: string) => void): Promise<BatchSummary> {
+/** `quiet`: a check nobody asked for just now (on focus) says something only when sessions were imported or updated. */
+export async function importBatch(
+  ports: FlowPorts,
+  tracker: BatchImportTracker,
+  folder: string,
+  all: readonly BatchFile[],
+  onImported: (sessionId: string) => void,
+  opts: { quiet?: boolean } = {},
+): Promise<BatchSummary> {
   const signal = tracker.begin();
   const started = ports.now?.() ?? Date.now();
   const files = [...all].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -177,6 +185,6 @@ export async function importBatch(ports: FlowPorts, tracker: BatchImportTracker,
   tracker.set({ running: null, summary });
   const sentence = batchSentence(summary);
   if (sessionsImported + sessionsUpdated > 0 && !cancelled) ports.notify.success(sentence);
-  else ports.notify.info(sentence);
+  else if (!opts.quiet) ports.notify.info(sentence);
   return summary;
 }

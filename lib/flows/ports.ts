@@ -175,6 +175,42 @@ export interface StorageQuota {
 /** Saves a file to the user's disk. */
 export type SaveFile = (name: string, data: string | Uint8Array, mime: string) => void;
 
+/** A file of a kept folder: its path inside the folder (starting with the folder's name), size, time, and a way to read it. */
+export interface FolderFile {
+  path: string;
+  size: number;
+  modified: number;
+  file(): Promise<Blob>;
+}
+
+/** Folders the browser lets the app keep and read again (File System Access API); handles are opaque to the flows. */
+export interface FolderAccess {
+  supported(): boolean;
+  /** Asks the user for a folder; null when they closed the picker. */
+  pick(): Promise<{ name: string; handle: unknown } | null>;
+  /** Whether the folder may be read; with `ask`, asks the user when it is not yet allowed (needs a click). */
+  permitted(handle: unknown, ask: boolean): Promise<boolean>;
+  /** Every file under the folder (hidden ones left out). */
+  files(handle: unknown): Promise<FolderFile[]>;
+}
+
+/** The kept folders as stored (lib/db/folders.ts). */
+export interface KeptFolder {
+  id: string;
+  name: string;
+  handle: unknown;
+  checkedAt?: number;
+  onFocus?: boolean;
+  seen: Record<string, { size: number; modified: number }>;
+}
+
+export interface FolderStore {
+  list(): Promise<KeptFolder[]>;
+  add(name: string, handle: unknown): Promise<KeptFolder>;
+  update(id: string, patch: Partial<Pick<KeptFolder, 'checkedAt' | 'onFocus' | 'seen'>>): Promise<void>;
+  remove(id: string): Promise<void>;
+}
+
 export interface FlowPorts {
   store: SessionStore;
   tokens: TokensPort;
@@ -185,6 +221,8 @@ export interface FlowPorts {
   notify: Notifier;
   saveFile: SaveFile;
   quota: StorageQuota;
+  /** Kept folders: the browser's access to them and their records; absent where the browser has no such API. */
+  folders?: { access: FolderAccess; store: FolderStore };
   /** Sync with other devices (the sync worker); absent where there is none (unit tests of other flows). */
   sync?: SyncService;
   /** Timers, so tests can drive time. */
