@@ -64,6 +64,12 @@ describe('the list’s view', () => {
     expect(ids(filterSessions(rows, { searching: true }))).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
 
+  it('a title search finds archived sessions too, without a pinned group', () => {
+    const titled = rows.map((r) => ({ ...r, title: `Session ${r.id.toUpperCase()}` }));
+    expect(ids(filterSessions(titled, { query: ' session e ' }))).toEqual(['e']);
+    expect(listGroups(titled, { query: 'session' }, now).map((g) => g.label)).toEqual(['Today', 'Previous 7 days']);
+  });
+
   it('filters by project (or none) and by tag, ignoring its case', () => {
     expect(ids(filterSessions(rows, { project: '/w/app' }))).toEqual(['a']);
     expect(ids(filterSessions(rows, { project: NO_PROJECT }))).toEqual(['d']);

@@ -20,13 +20,18 @@ export interface ListFilter {
   archived?: boolean;
   /** A title search is running: archived sessions are found too. */
   searching?: boolean;
+  /** Words the title must hold (case-insensitive); searching when not blank. */
+  query?: string;
 }
 
-type Listed = Pick<SessionMeta, 'project' | 'cwd' | 'tags' | 'archived' | 'pinned' | 'updatedAt'>;
+type Listed = Pick<SessionMeta, 'project' | 'cwd' | 'tags' | 'archived' | 'pinned' | 'updatedAt'> & { title?: string; titleLower?: string };
 
 export function filterSessions<T extends Listed>(rows: readonly T[], f: ListFilter): T[] {
+  const q = f.query?.trim().toLowerCase() ?? '';
+  const searching = f.searching || q !== '';
   return rows.filter((r) => {
-    if (!f.searching && !!r.archived !== !!f.archived) return false;
+    if (q && !(r.titleLower ?? r.title?.toLowerCase() ?? '').includes(q)) return false;
+    if (!searching && !!r.archived !== !!f.archived) return false;
     if (f.project !== undefined) {
       const p = projectOf(r);
       if (f.project === NO_PROJECT ? p !== undefined : p !== f.project) return false;
@@ -41,7 +46,7 @@ export const PINNED_GROUP = 'Pinned';
 /** The groups to show, in order: Pinned (outside the archive), then by age; rows keep the order they came in (newest first). */
 export function listGroups<T extends Listed>(rows: readonly T[], f: ListFilter, now: number): AgeGroup<T>[] {
   const shown = filterSessions(rows, f);
-  if (f.archived) return groupByAge(shown, (r) => r.updatedAt, now);
+  if (f.archived || f.query?.trim()) return groupByAge(shown, (r) => r.updatedAt, now);
   const pinned = shown.filter((r) => r.pinned);
   const rest = pinned.length ? shown.filter((r) => !r.pinned) : shown;
   const groups = groupByAge(rest, (r) => r.updatedAt, now);
