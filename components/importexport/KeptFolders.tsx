@@ -2,7 +2,7 @@
 
 import './importexport.css';
 import { FolderSync, RefreshCw, X } from 'lucide-react';
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect, useState, useSyncExternalStore } from 'react';
 import { watchFolders } from '@/lib/db';
 import { formatRelative } from '@/lib/format/numbers';
 import { useFlows } from '@/components/state/FlowsProvider';
@@ -28,6 +28,12 @@ export function KeptFolders() {
   const batch = useBatchImport();
   const folders = useWatched<Folder[]>(watchFolders, [], []);
   const now = useNow();
+  // The choice shows at once; the stored value takes over when it arrives (`base`: what was stored when it was made).
+  const [pending, setPending] = useState<Record<string, { on: boolean; base: boolean }>>({});
+  const onFocusOf = (f: Folder) => {
+    const p = pending[f.id];
+    return p && p.base === !!f.onFocus ? p.on : !!f.onFocus;
+  };
   // Known only in the browser (the server renders without it), and it does not change.
   const supported = useSyncExternalStore(noChanges, () => flows.folders.supported, () => false);
 
@@ -69,7 +75,15 @@ export function KeptFolders() {
                     <span className="muted small">{f.checkedAt ? ` · checked ${formatRelative(f.checkedAt, now)}` : ''}</span>
                   </span>
                   <label className="check small">
-                    <input type="checkbox" checked={!!f.onFocus} onChange={(e) => void flows.folders.setOnFocus(f.id, e.target.checked)} />
+                    <input
+                      type="checkbox"
+                      checked={onFocusOf(f)}
+                      onChange={(e) => {
+                        const on = e.target.checked;
+                        setPending((p) => ({ ...p, [f.id]: { on, base: !!f.onFocus } }));
+                        void flows.folders.setOnFocus(f.id, on);
+                      }}
+                    />
                     Check {f.name} when the app gets the focus
                   </label>
                   <IconButton icon={X} size="sm" label={`Forget ${f.name}`} tooltip="Forget this folder" onClick={() => void flows.folders.forget(f.id)} />

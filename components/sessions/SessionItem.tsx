@@ -83,6 +83,8 @@ export const SessionItem = memo(function SessionItem({ index, position, groupSiz
           type="button"
           className="session-open"
           aria-current={active ? 'page' : undefined}
+          // Selecting, the row toggles like its checkbox; Tab goes from checkbox to checkbox.
+          tabIndex={selecting ? -1 : undefined}
           onClick={(e) => (selecting ? onToggle(row.id, e.shiftKey) : onSelect(row.id))}
           onKeyDown={(e) => {
             if (e.key === 'F2') {
