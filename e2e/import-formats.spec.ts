@@ -79,19 +79,19 @@ test.describe('folder import', () => {
     await page.getByLabel('Import folder').setInputFiles(join(dir, 'projects'));
     const summary = page.getByRole('status', { name: 'Folder import summary' });
     await expect(summary).toContainText('Folder imported: projects');
-    await expect(summary).toContainText('4 sessions imported');
-    await expect(summary).toContainText('0 already imported');
+    await expect(summary).toContainText('4 new');
+    await expect(summary).toContainText('0 unchanged');
     await expect(summary).toContainText('2 files skipped');
     await summary.getByText('Skipped files').click();
     await expect(summary).toContainText('projects/-home-dev-lib/truncated.jsonl');
     await expect(summary).toContainText(/Line 5\b/);
     await expect(summary).toContainText('projects/README.md');
     await expect(sessionList(page)).toHaveCount(4);
-    await expect(page.getByText(/^Imported 4 sessions from projects; 2 files skipped\.$/)).toBeVisible();
+    await expect(page.getByText(/^Sessions from projects: 0 updated, 4 new, 0 unchanged; 2 files skipped\.$/)).toBeVisible();
 
     await summary.getByRole('button', { name: 'Dismiss' }).click();
     await page.getByLabel('Import folder').setInputFiles(join(dir, 'projects'));
-    await expect(page.getByRole('status', { name: 'Folder import summary' })).toContainText('4 already imported');
+    await expect(page.getByRole('status', { name: 'Folder import summary' })).toContainText('4 unchanged');
     await expect(sessionList(page)).toHaveCount(4);
   });
 });

@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { join } from 'node:path';
 import { assistantMessages, chatTurn, expect, mock, newSession, openApp, openDrawer, setCompactionDefaults, test } from './support/fixtures';
 
 /**
@@ -139,4 +140,59 @@ test('phone: send, compact, tree, timeline and export, each panel a full-screen 
   await expectFullScreen(settings);
   await settings.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(settings).toBeHidden();
+});
+
+test('phone: in the drawer, pin and archive a session, select two by touch, tag and move them, filter by project and tag', async ({ page }) => {
+  await openApp(page);
+  await openDrawer(page);
+  const fixtures = join(process.cwd(), 'fixtures/real');
+  await page.getByLabel('Import file').setInputFiles([
+    join(fixtures, 'marot_spotter_258c7280-ae70-4798-800f-63464d01a85d.jsonl'),
+    join(fixtures, 'marot_spotter_8463c716-a2ea-4c14-9efa-87158ebd9f20.jsonl'),
+    join(fixtures, 'daaain_claude-code-log_0d3a8e6f-290f-4105-a327-a2496e5e2a83.jsonl'),
+  ]);
+  // Opening an imported session closes the drawer; the last file's notice says the three are in.
+  await expect(page.getByText(/^Imported 1 session from daaain_/)).toBeVisible({ timeout: 60_000 });
+  await openDrawer(page);
+  const list = page.getByRole('navigation', { name: 'Sessions' });
+  const count = page.locator('.session-count');
+  await expect(count).toHaveText('3 sessions');
+  const titles = list.locator('.session-title');
+  const first = (await titles.first().textContent())!;
+  const pin = list.getByRole('button', { name: `Pin ${first}` });
+  await expectTouchTarget(pin);
+  await pin.tap();
+  await expect(list.getByRole('heading', { name: 'Pinned' })).toBeVisible();
+  const last = (await titles.last().textContent())!;
+  await list.getByRole('button', { name: `Archive ${last}` }).tap();
+  await expect(count).toHaveText('2 sessions');
+  await expectNoSideways(page, list);
+
+  await page.getByRole('button', { name: 'Select sessions' }).tap();
+  const boxes = list.getByRole('checkbox');
+  await expectTouchTarget(list.locator('.session-check').first());
+  await boxes.nth(0).tap();
+  await boxes.nth(1).tap();
+  const bar = page.getByRole('toolbar', { name: 'Selected sessions' });
+  await expect(bar).toContainText('2 selected');
+  await bar.getByRole('button', { name: 'Tag', exact: true }).tap();
+  const tags = page.getByRole('dialog', { name: 'Tags of 2 sessions' });
+  await tags.getByRole('combobox', { name: 'Add tags' }).fill('phone');
+  await tags.getByRole('button', { name: 'Save tags' }).tap();
+  await bar.getByRole('button', { name: 'Move', exact: true }).tap();
+  const move = page.getByRole('dialog', { name: 'Move 2 sessions to a project' });
+  await move.getByRole('combobox', { name: 'Project' }).selectOption({ label: 'New project…' });
+  await move.getByRole('textbox', { name: 'New project name' }).fill('Pocket');
+  await move.getByRole('button', { name: 'Move', exact: true }).tap();
+  await expect(page.getByText('Moved 2 sessions to Pocket')).toBeVisible();
+  await bar.getByRole('button', { name: 'Done' }).tap();
+  await page.getByRole('combobox', { name: 'Project' }).selectOption({ label: 'Pocket (2)' });
+  await expect(count).toHaveText('2 sessions');
+  await page.getByRole('combobox', { name: 'Tag' }).selectOption({ label: 'phone (2)' });
+  await expect(count).toHaveText('2 sessions');
+  await page.getByRole('button', { name: 'Archived sessions' }).tap();
+  await page.getByRole('combobox', { name: 'Project' }).selectOption({ label: 'All projects' });
+  await page.getByRole('combobox', { name: 'Tag' }).selectOption({ label: 'All tags' });
+  await expect(titles).toHaveText([last]);
+  await expectNoSideways(page, list);
 });

@@ -176,7 +176,7 @@ function countingImporter(): { importFileToStore: (file: Blob, name: string, opt
   return {
     async importFileToStore(file, name, _opts, onProgress) {
       const r = await api.importFile(file, name, (bytesRead, totalBytes) => onProgress?.({ bytesRead, totalBytes, stored: 0, total: null }));
-      const out: StoredImport = { format: r.format, warnings: r.warnings, ...(r.skipped ? { skipped: r.skipped } : {}), read: r.sessions.length, imported: [], duplicates: [] };
+      const out: StoredImport = { format: r.format, warnings: r.warnings, ...(r.skipped ? { skipped: r.skipped } : {}), read: r.sessions.length, imported: [], duplicates: [], updated: [], copies: [] };
       r.sessions.forEach((s, index) => {
         const key = `${s.meta.source?.hash ?? ''}\n${s.meta.source?.originalId ?? ''}`;
         if (seen.has(key)) out.duplicates.push({ index, title: s.meta.title, existingId: key });

@@ -41,11 +41,24 @@ export function BatchImport() {
         {summary.cancelled ? 'Folder import cancelled' : 'Folder imported'}: {summary.folder}
       </strong>
       <ul className="small">
-        <li>{summary.sessionsImported} sessions imported</li>
-        <li>{summary.alreadyImported} already imported</li>
+        <li>{summary.sessionsUpdated} updated</li>
+        <li>{summary.sessionsImported} new</li>
+        <li>{summary.alreadyImported} unchanged</li>
         <li>{summary.skipped.length} files skipped</li>
         {summary.leftOutInside && <li>{summary.leftOutInside}</li>}
       </ul>
+      {summary.copies.length > 0 && (
+        <details>
+          <summary>Imported as copies ({summary.copies.length})</summary>
+          <ul className="small">
+            {summary.copies.slice(0, 50).map((c) => (
+              <li key={c.path + c.title}>
+                “{c.title}” (<code>{c.path}</code>): {c.reason}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
       {groups.length > 0 && (
         <details>
           <summary>Skipped files</summary>

@@ -9,6 +9,7 @@ import { useUi } from '@/components/state/uiStore';
 import { droppedEntries, droppedFolder, pickedFolder } from '@/lib/browser/folderFiles';
 import { progressText } from '@/lib/flows/importFiles';
 import { BatchImport } from './BatchImport';
+import { KeptFolders } from './KeptFolders';
 import { useBatchImport } from './useBatchImport';
 
 /** `<input webkitdirectory>`: React's types do not list the attribute, every browser supports it. */
@@ -76,6 +77,7 @@ export function ImportControls() {
         <FolderUp aria-hidden="true" className="icon" />
         Import folder
       </button>
+      <KeptFolders />
       <input
         ref={folderRef}
         type="file"

@@ -1,4 +1,6 @@
 import { browserSessionStore } from '@/lib/db';
+import { addFolder, listFolders, removeFolder, updateFolder } from '@/lib/db/folders';
+import { browserFolderAccess } from './folderAccess';
 import type { FlowPorts, FormatsPort, Notifier, ProbesPort, SearchPort, TokensPort } from '@/lib/flows/ports';
 import type { SyncService } from '@/lib/sync/service';
 import { onFormatsWorker, progressProxy, runningFormatsClient } from '@/workers/formatsClient';
@@ -49,6 +51,11 @@ const search: SearchPort = {
   search: (query, opts) => getSearchClient().search(query, opts),
 };
 
+const folders: NonNullable<FlowPorts['folders']> = {
+  access: browserFolderAccess,
+  store: { list: () => listFolders(), add: (name, handle) => addFolder(name, handle), update: (id, patch) => updateFolder(id, patch), remove: (id) => removeFolder(id) },
+};
+
 export function createBrowserPorts(notify: Notifier): FlowPorts {
-  return { store: browserSessionStore, tokens, formats, search, transport: routeTransport, locks: webStreamLocks, notify, saveFile, quota: browserStorageQuota, sync, probes };
+  return { store: browserSessionStore, tokens, formats, search, transport: routeTransport, locks: webStreamLocks, notify, saveFile, quota: browserStorageQuota, sync, probes, folders };
 }

@@ -1,6 +1,6 @@
 import { Dexie, type Table } from 'dexie';
 import type { PendingSummary } from '@/lib/compaction/pending';
-import { CURRENT_SCHEMA_VERSION, DB_NAME, entriesStoreAt, SCHEMA_VERSIONS, type CalibrationRow, type MetaRow, type PackedRow, type SessionRow, type SettingRow, type StoredEntry, type SyncStateRow, type TombstoneRow } from './schema';
+import { CURRENT_SCHEMA_VERSION, DB_NAME, entriesStoreAt, SCHEMA_VERSIONS, type CalibrationRow, type FolderRow, type MetaRow, type PackedRow, type SessionRow, type SettingRow, type StoredEntry, type SyncStateRow, type TombstoneRow } from './schema';
 
 export class AppDB extends Dexie {
   sessions!: Table<SessionRow, string>;
@@ -11,7 +11,9 @@ export class AppDB extends Dexie {
   syncState!: Table<SyncStateRow, string>;
   /** Imported sessions' entries, packed (packed.ts); since v5. */
   packedEntries!: Table<PackedRow, [string, number]>;
-  /** Summaries waiting for the user to apply them, one per session (review before apply); since v6. */
+  /** Folders kept current (since v6). */
+  folders!: Table<FolderRow, string>;
+  /** Summaries waiting for the user to apply them, one per session (review before apply); since v7. */
   pendingSummaries!: Table<PendingSummary, string>;
   private readonly entriesStore: string;
 

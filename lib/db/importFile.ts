@@ -2,10 +2,12 @@ import { isZip } from '@/lib/formats/export/archive';
 import { importBytes } from '@/lib/formats/import';
 import { decodedChunks } from '@/lib/formats/service';
 import { importStream } from '@/lib/formats/stream';
+import { zipContents, zipEntryText } from '@/lib/formats/zipImport';
 import type { ImportResult } from '@/lib/formats/types';
 import type { ImportFileOptions, ImportProgress, StoredImport } from '@/lib/flows/ports';
 import { getDB, type AppDB } from './db';
 import { StagedImport, sweepAbandonedImports } from './importStaging';
+import type { ImportOutcome } from './sessions';
 
 /**
  * A file from disk to stored sessions in one call, meant for the formats
@@ -47,30 +49,44 @@ export async function importFileToStore(
   try {
     let result: ImportResult;
     const magic = new Uint8Array(await file.slice(0, 4).arrayBuffer());
-    if (isZip(magic)) {
-      result = importBytes(new Uint8Array(await file.arrayBuffer()), { fileName, importedAt });
-      progress.bytesRead = file.size;
-    } else {
-      result = await importStream(decodedChunks(file), {
+    const stream = (chunks: AsyncIterable<string>, totalBytes: number, before = 0) =>
+      importStream(chunks, {
         fileName,
         importedAt,
-        totalBytes: file.size,
+        totalBytes,
         onProgress: (n) => {
-          progress.bytesRead = n;
+          progress.bytesRead = before + n;
           report();
           if (signal?.aborted) throw cancelled();
         },
         onSessions: (sessions) => staged.add(sessions, true),
       });
+    const zip = isZip(magic) ? await zipContents(file) : null;
+    if (zip?.kind === 'export') {
+      // A chat app's export as it is downloaded: its conversations are streamed out of the zip as they inflate.
+      progress.totalBytes = zip.entries.reduce((n, e) => n + e.size, 0);
+      let done = 0;
+      result = { format: 'chatgpt', sessions: [], warnings: [] };
+      for (const [i, entry] of zip.entries.entries()) {
+        const part = await stream(zipEntryText(file, entry), progress.totalBytes, done);
+        done += entry.size;
+        result = i === 0 ? part : { ...result, sessions: [...result.sessions, ...part.sessions], warnings: [...result.warnings, ...part.warnings], skipped: [...(result.skipped ?? []), ...(part.skipped ?? [])] };
+      }
+    } else if (zip) {
+      result = importBytes(new Uint8Array(await file.arrayBuffer()), { fileName, importedAt });
+      progress.bytesRead = file.size;
+    } else {
+      result = await stream(decodedChunks(file), file.size);
     }
+    const native = result.format === 'native';
     // What the reader returned rather than handed over (line formats, zips, single documents).
     const rest = result.sessions;
     result.sessions = [];
     progress.total = staged.accepted + rest.filter((_, i) => !opts.only || opts.only.includes(staged.read + i)).length;
     report();
-    await staged.add(rest);
+    await staged.add(rest, false, native);
     const read = staged.read;
-    const outcome = read > 0 ? await staged.commit() : { imported: [], duplicates: [] };
+    const outcome: ImportOutcome = read > 0 ? await staged.commit() : { imported: [], duplicates: [] };
     progress.stored = progress.total;
     report();
     return {
@@ -80,6 +96,8 @@ export async function importFileToStore(
       read,
       imported: outcome.imported.map((r) => ({ id: r.id, title: r.title })),
       duplicates: outcome.duplicates,
+      updated: outcome.updated ?? [],
+      copies: outcome.copies ?? [],
     };
   } catch (err) {
     await staged.abort();

@@ -1,3 +1,4 @@
+import { entriesHash } from '@/lib/formats/reimport';
 import { newId } from '@/lib/session/ids';
 import type { SessionEntry, SessionMeta, SessionSnapshot } from '@/lib/session/types';
 import { getDB, type AppDB } from './db';
@@ -5,6 +6,7 @@ import { guarded } from './errors';
 import { deleteSessionEntries, packedRows } from './packed';
 import { domainEntry, sessionRow, type MetaFields } from './rows';
 import type { PackedRow, SessionRow } from './schema';
+import { decideAndWrite, findCandidates, hasCandidates, type StagedSession } from './reimportStore';
 import { nextRev, prepareImport, sameSourceKey, type ImportOutcome, type Tx } from './sessions';
 import { nextLocalHlc } from './syncMarks';
 
@@ -55,6 +57,9 @@ interface Pending {
   entryCount: number;
   /** Read at commit: a streamed export's hash is known only after its last byte. */
   meta: SessionMeta | MetaFields;
+  /** The app's own export: the id the file gave the session, by which a session made or synced here is found. */
+  fileId?: string;
+  native: boolean;
 }
 
 export interface StageOptions {
@@ -85,7 +90,7 @@ export class StagedImport {
    * meanwhile; never more than one in flight, so memory stays at about two batches.
    */
   private inFlight: Promise<void> | null = null;
-  private buffer: { index: number; snap: SessionSnapshot; hashFollows: boolean }[] = [];
+  private buffer: { index: number; snap: SessionSnapshot; hashFollows: boolean; native: boolean }[] = [];
   private buffered = 0;
   private seen = 0;
   private finished = false;
@@ -109,13 +114,15 @@ export class StagedImport {
    * Takes sessions in file order; writes a batch whenever enough entries are
    * waiting. `hashFollows`: the file's hash will be set on these metas before
    * `commit` (a streamed export), so no content hash is computed for them.
+   * `native`: the sessions are the app's own export (matched by their id too,
+   * and never taken as a tool's transcript of themselves).
    */
-  async add(snapshots: readonly SessionSnapshot[], hashFollows = false): Promise<void> {
+  async add(snapshots: readonly SessionSnapshot[], hashFollows = false, native = false): Promise<void> {
     throwIfAborted(this.opts.signal);
     for (const snap of snapshots) {
       const index = this.seen++;
       if (this.opts.only && !this.opts.only.has(index)) continue;
-      this.buffer.push({ index, snap, hashFollows });
+      this.buffer.push({ index, snap, hashFollows, native });
       this.buffered += snap.entries.length;
       if (this.buffered >= (this.opts.batchEntries ?? BATCH_ENTRIES)) await this.flush();
     }
@@ -139,10 +146,13 @@ export class StagedImport {
     const db = this.db;
     const written: { pending: Pending; entries: SessionEntry[] }[] = [];
     // Domain fields only (rows.ts), picked here, once, outside the transaction: the converted sessions are dropped with the batch.
-    for (const { index, snap, hashFollows } of batch) {
+    for (const { index, snap, hashFollows, native } of batch) {
+      // What a later copy of a transcript is compared with (lib/formats/reimport.ts), set in place: a streamed
+      // export's file hash is set on this same source object later.
+      if (!native && snap.meta.source?.originalId) Object.assign(snap.meta.source, { entries: snap.entries.length, entriesHash: entriesHash(snap.entries) });
       // A content hash for sessions that carry none (the app's own exports); a streamed export gets the file's at commit.
       const { meta, entries } = hashFollows ? { meta: snap.meta, entries: snap.entries.map(domainEntry) } : prepareImport(snap, this.opts.fileName);
-      written.push({ pending: { index, id: newId(), entryCount: entries.length, meta }, entries });
+      written.push({ pending: { index, id: newId(), entryCount: entries.length, meta, native, ...(native ? { fileId: snap.meta.id } : {}) }, entries });
     }
     this.staged.push(...written.map((w) => w.pending));
     const record: StagingRecord = { sessionIds: this.staged.map((p) => p.id), at: Date.now() };
@@ -165,9 +175,13 @@ export class StagedImport {
   }
 
   /**
-   * Writes the rest and then every session row in one transaction, leaving out
-   * sessions whose source (file hash and conversation) is already stored: one
-   * indexed query for the whole file. Their entries are deleted again.
+   * Writes the rest and then every session row in one transaction. A session
+   * that is one stored already is not added: a transcript known by its tool's
+   * id, or the app's own export by its session id, updates the stored session
+   * when it grew, and is imported as a copy (with why) when its earlier part
+   * changed (reimportStore.ts); any other session whose source (file hash and
+   * conversation) is stored is a duplicate. Two indexed queries for the whole
+   * file; the staged entries of what is not added are deleted again.
    */
   async commit(): Promise<ImportOutcome> {
     if (this.finished) throw new Error('This import was already committed or aborted.');
@@ -181,16 +195,36 @@ export class StagedImport {
         const rev = await nextRev(tx as Tx);
         const hlc = await nextLocalHlc(db);
         const metas = this.staged.map((p) => ({ ...p, fields: prepareImport({ meta: p.meta as SessionMeta, entries: [] }, undefined).meta }));
+        const asStaged = (p: (typeof metas)[number]): StagedSession => ({ id: p.id, fields: p.fields, native: p.native, ...(p.fileId !== undefined ? { fileId: p.fileId } : {}) });
+        // Sessions of the file that are sessions stored already (a transcript by its tool and id, the app's own export by
+        // its session id too) are decided one by one; the others are new unless the same file was imported before (hash).
+        const candidates = this.opts.allowDuplicates ? null : await findCandidates(db, metas.map(asStaged));
         const seen = new Map<string, string>();
-        if (!this.opts.allowDuplicates) {
-          const hashes = [...new Set(metas.flatMap((p) => (p.fields.source?.hash ? [p.fields.source.hash] : [])))];
+        if (candidates) {
+          const hashes = [...new Set(metas.flatMap((p) => (p.fields.source?.hash && !hasCandidates(candidates, asStaged(p)) ? [p.fields.source.hash] : [])))];
           const existing = hashes.length ? await db.sessions.where('source.hash').anyOf(hashes).toArray() : [];
           for (const r of existing) seen.set(sameSourceKey(r.source)!, r.id);
         }
         const rows: SessionRow[] = [];
+        const updated: NonNullable<ImportOutcome['updated']> = [];
+        const copies: NonNullable<ImportOutcome['copies']> = [];
         for (const p of metas) {
+          if (candidates && hasCandidates(candidates, asStaged(p))) {
+            const d = await decideAndWrite(db, asStaged(p), candidates, rev, hlc);
+            if (d.kind === 'unchanged') {
+              outcome.duplicates.push({ index: p.index, title: d.title, existingId: d.existingId });
+              continue;
+            }
+            if (d.kind === 'updated') {
+              updated.push({ index: p.index, id: d.existingId, title: d.title, entries: d.entries, messages: d.messages, onBranch: d.onBranch });
+              continue;
+            }
+            if (d.kind === 'copy') copies.push({ index: p.index, id: p.id, title: p.fields.title, reason: d.reason });
+            rows.push({ ...sessionRow(p.fields, { id: p.id, entryCount: p.entryCount, rev }), hlc, syncDirty: 1 });
+            continue;
+          }
           const key = sameSourceKey(p.fields.source);
-          const existingId = key === undefined || this.opts.allowDuplicates ? undefined : seen.get(key);
+          const existingId = key === undefined || !candidates ? undefined : seen.get(key);
           if (existingId !== undefined) {
             outcome.duplicates.push({ index: p.index, title: p.fields.title, existingId });
             await deleteSessionEntries(db, p.id);
@@ -199,6 +233,8 @@ export class StagedImport {
           rows.push({ ...sessionRow(p.fields, { id: p.id, entryCount: p.entryCount, rev }), hlc, syncDirty: 1 });
           if (key !== undefined) seen.set(key, p.id);
         }
+        if (updated.length) outcome.updated = updated;
+        if (copies.length) outcome.copies = copies;
         await db.sessions.bulkAdd(rows);
         await db.settings.delete(this.key);
         outcome.imported = rows;

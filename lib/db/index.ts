@@ -9,4 +9,5 @@ export { watchAppSettings } from './appSettings';
 export { watchBrowserProviders } from './providers';
 export { browserSessionStore, openDatabase, watchSessionList, watchSessionRow } from './store';
 export { watchSyncSpace, watchSyncStatus } from './sync';
+export { watchFolders } from './folders';
 export type { Unsubscribe } from './watch';

@@ -47,9 +47,13 @@ const META_FIELDS: AllKeys<SessionMeta> = {
   cwd: true,
   undated: true,
   continuedFrom: true,
+  project: true,
+  tags: true,
+  archived: true,
+  pinned: true,
 };
 
-const SOURCE_FIELDS: AllKeys<SessionSource> = { format: true, fileName: true, hash: true, originalId: true };
+const SOURCE_FIELDS: AllKeys<SessionSource> = { format: true, fileName: true, hash: true, originalId: true, entries: true, entriesHash: true };
 const CONTINUED_FIELDS: AllKeys<ContinuedFrom> = { sessionId: true, entryId: true, title: true, origin: true };
 
 const COMPACTION_FIELDS: AllKeys<CompactionSettings> = {

@@ -55,6 +55,24 @@ export interface SyncStateRow {
   value: unknown;
 }
 
+/**
+ * A folder the user picked to keep current (the File System Access API, Chromium): its handle,
+ * which IndexedDB stores as it is, and what each of its files was when last read, so a check
+ * reads only the files that changed.
+ */
+export interface FolderRow {
+  id: string;
+  name: string;
+  /** A FileSystemDirectoryHandle; typed loosely here, only lib/browser uses it. */
+  handle: unknown;
+  addedAt: number;
+  checkedAt?: number;
+  /** Check when the app's window gets the focus back. */
+  onFocus?: boolean;
+  /** Path inside the folder → size and last-modified time when it was last imported. */
+  seen: Record<string, { size: number; modified: number }>;
+}
+
 export interface SettingRow {
   key: string;
   value: unknown;
@@ -207,12 +225,13 @@ export const SCHEMA_VERSIONS: SchemaVersion[] = [
     },
   },
   {
-    // v6: a summary prepared by automatic compaction and waiting for the user (review before apply), one per
-    // session, keyed by it. A store of its own, not an entry: a draft is not part of the conversation, so it must
-    // not reach the tree, exports or other devices. Nothing to migrate.
+    // v6: organising sessions and keeping imports current. Sessions are found by the tool and id they
+    // were imported from (a grown transcript updates its session, lib/formats/reimport.ts); picked
+    // folders are remembered with their handles. Project, tags, archive and pins are session fields
+    // read from the in-memory list, so they need no index.
     version: 6,
     stores: {
-      sessions: 'id, updatedAt, titleLower, source.hash, syncDirty',
+      sessions: 'id, updatedAt, titleLower, source.hash, syncDirty, [source.format+source.originalId]',
       [ENTRIES_STORE]: '++seq, &[sessionId+id], [sessionId+seq], [sessionId+rev], unsynced, [sessionId+unsynced]',
       [PACKED_STORE]: '[sessionId+part]',
       settings: 'key',
@@ -220,6 +239,37 @@ export const SCHEMA_VERSIONS: SchemaVersion[] = [
       meta: 'key',
       tombstones: 'sessionId, unsynced',
       syncState: 'key',
+      folders: 'id',
+    },
+    upgrade: async (tx) => {
+      // A Claude Code sub-agent's file was known by the main conversation's id, which its lines carry; its
+      // own id now adds the agent (claudeCode.ts), so a later copy of either file finds its own session.
+      // Its file is named agent-<agent id>.jsonl by Claude Code.
+      await tx
+        .table('sessions')
+        .toCollection()
+        .modify((s: { source?: { format?: string; fileName?: string; originalId?: string } }) => {
+          const src = s.source;
+          const agent = src?.format === 'claude-code' && src.originalId && !src.originalId.includes(':agent-') ? /(?:^|[^\w])agent-([\w-]+)\.jsonl$/.exec(src.fileName ?? '') : null;
+          if (agent && src) src.originalId = `${src.originalId}:agent-${agent[1]}`;
+        });
+    },
+  },
+  {
+    // v7: a summary prepared by automatic compaction and waiting for the user (review before apply), one per
+    // session, keyed by it. A store of its own, not an entry: a draft is not part of the conversation, so it must
+    // not reach the tree, exports or other devices. Nothing to migrate.
+    version: 7,
+    stores: {
+      sessions: 'id, updatedAt, titleLower, source.hash, syncDirty, [source.format+source.originalId]',
+      [ENTRIES_STORE]: '++seq, &[sessionId+id], [sessionId+seq], [sessionId+rev], unsynced, [sessionId+unsynced]',
+      [PACKED_STORE]: '[sessionId+part]',
+      settings: 'key',
+      calibration: 'model',
+      meta: 'key',
+      tombstones: 'sessionId, unsynced',
+      syncState: 'key',
+      folders: 'id',
       pendingSummaries: 'sessionId',
     },
   },

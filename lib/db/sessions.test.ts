@@ -6,8 +6,8 @@ import { SessionTree } from '@/lib/session/tree';
 import type { NewEntry, SessionSnapshot } from '@/lib/session/types';
 import { readChatGpt } from '@/lib/formats/readers/chatgpt';
 import { readFixture } from '@/lib/testing/fixtures';
-import { AppDB } from './db';
 import { CURRENT_SCHEMA_VERSION } from './schema';
+import { AppDB } from './db';
 import { StorageError } from './errors';
 import { importFileToStore } from './importFile';
 import {

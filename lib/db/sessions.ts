@@ -270,6 +270,10 @@ export interface ImportOutcome {
   imported: SessionRow[];
   /** Snapshots skipped because a session from the same source content already exists; `index` is the snapshot's position. */
   duplicates: { index: number; title: string; existingId: string }[];
+  /** Sessions stored already that the file continues: `entries` appended (`messages` of them messages), on a branch of their own when the user went on chatting here. */
+  updated?: { index: number; id: string; title: string; entries: number; messages: number; onBranch: boolean }[];
+  /** Sessions stored already whose earlier part changed in the file: imported as these new sessions (also in `imported`), and why. */
+  copies?: { index: number; id: string; title: string; reason: string }[];
 }
 
 interface Prepared {

@@ -4,6 +4,7 @@ import { getLastBackupAt, loadAppSettings, saveAppSettings, setLastBackupAt } fr
 import { getDB, type AppDB } from './db';
 import { loadBrowserProviders, removeBrowserProvider, saveBrowserProvider } from './providers';
 import { toStorageError } from './errors';
+import { deleteSessions, exportSnapshots, organizeSessions, renameProject } from './organize';
 import {
   appendEntries,
   createSession,
@@ -44,6 +45,10 @@ export function createSessionStore(db?: AppDB): SessionStore {
     renameSession: (id, title) => renameSession(id, title, the()),
     retitleSession: (id, expected, title) => retitleSession(id, expected, title, the()),
     deleteSession: (id) => deleteSession(id, the()),
+    deleteSessions: (ids) => deleteSessions(ids, the()),
+    organizeSessions: (ids, change) => organizeSessions(ids, change, the()),
+    renameProject: (from, to) => renameProject(from, to, the()),
+    exportSnapshots: (ids) => exportSnapshots(ids, the()),
     listSessions: (search) => listSessions(search, the()),
     importSnapshots: (snapshots, opts) => importSnapshots(snapshots, opts, the()),
     exportSnapshot: (id) => exportSnapshot(id, the()),

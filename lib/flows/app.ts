@@ -15,7 +15,10 @@ import type { PendingSummary } from '@/lib/compaction/pending';
 import { draftContinuation, findContinuationSource, startContinuation, type ContinuationDraft } from './continueSession';
 import { exportEverything, exportSession, type ExportFormat } from './exportSessions';
 import { BatchImportTracker, importBatch, type BatchFile } from './importBatch';
+import { FolderFlows } from './folders';
 import { ImportTracker, importFiles } from './importFiles';
+import { deleteMany, exportMany, organize, renameProject } from './organize';
+import type { OrganizeChange } from '@/lib/session/organize';
 import { LiveSession } from './liveSession';
 import type { FlowPorts } from './ports';
 import { RunRegistry } from './runs';
@@ -133,9 +136,12 @@ export class AppFlows {
   private readonly open = new Map<string, SessionFlows>();
   /** Sync with other devices; null where the ports have none. */
   readonly sync: SyncFlows | null;
+  /** Folders kept current (where the browser can keep them: `folders.supported`). */
+  readonly folders: FolderFlows;
 
   constructor(readonly ports: FlowPorts) {
     this.sync = ports.sync ? new SyncFlows(ports.sync, ports.notify) : null;
+    this.folders = new FolderFlows(ports, this.batch);
   }
 
   /**
@@ -188,6 +194,12 @@ export class AppFlows {
       return false;
     }
   }
+
+  /** Pin, archive, tag or move sessions, one or many at once. */
+  organize = (ids: readonly string[], change: OrganizeChange) => organize(this.ports, ids, change);
+  deleteSessions = (ids: readonly string[]) => deleteMany(this.ports, ids);
+  exportSessions = (ids: readonly string[]) => exportMany(this.ports, ids);
+  renameProject = (from: string, to: string) => renameProject(this.ports, from, to);
 
   saveSettings = (change: SettingsChange) => saveSettings(this.ports, change);
   /** The window the user says a model has (null: back to what the provider, the catalog or the fallback says). */

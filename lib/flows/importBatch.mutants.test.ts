@@ -172,7 +172,7 @@ describe('folder import: files that hold no conversation, errors, the sentence',
     ]);
     expect(summary.sessionsImported).toBe(0);
     expect(summary.leftOutInside).toBe(`${empties.length} empty conversations skipped`);
-    expect(ports.notices.at(-1)).toEqual({ level: 'info', message: `Imported 0 sessions from exports; 2 files skipped; ${empties.length} empty conversations skipped.` });
+    expect(ports.notices.at(-1)).toEqual({ level: 'info', message: `Sessions from exports: 0 updated, 0 new, 0 unchanged; 2 files skipped; ${empties.length} empty conversations skipped.` });
   });
 
   it('a worker result without a list of skipped conversations leaves nothing out', async () => {
@@ -184,14 +184,14 @@ describe('folder import: files that hold no conversation, errors, the sentence',
     };
     const summary = await new AppFlows(ports).importFolder('projects', [fixtureFile(FIXTURES.piV1, 'a/pi.jsonl')], () => {});
     expect(summary.leftOutInside).toBe('');
-    expect(ports.notices.at(-1)!.message).toBe('Imported 1 session from projects.');
+    expect(ports.notices.at(-1)!.message).toBe('Sessions from projects: 0 updated, 1 new, 0 unchanged.');
   });
 
   it('one file, one session: the sentence is singular and names nothing skipped or left out', async () => {
     const ports = testPorts();
     expect(sessionsOf(FIXTURES.piV1)).toHaveLength(1);
     await new AppFlows(ports).importFolder('projects', [fixtureFile(FIXTURES.piV1, 'a/pi.jsonl')], () => {});
-    expect(ports.notices).toEqual([{ level: 'success', message: 'Imported 1 session from projects.' }]);
+    expect(ports.notices).toEqual([{ level: 'success', message: 'Sessions from projects: 0 updated, 1 new, 0 unchanged.' }]);
   });
 
   it('one skipped file is "1 file"; a batch that imported nothing new is told as information, not success', async () => {
@@ -199,9 +199,9 @@ describe('folder import: files that hold no conversation, errors, the sentence',
     const flows = new AppFlows(ports);
     const files = [fixtureFile(FIXTURES.piV1, 'a/pi.jsonl'), { path: 'a/notes.json', file: new Blob(['{"theme":"dark"}']) }];
     await flows.importFolder('projects', files, () => {});
-    expect(ports.notices.at(-1)).toEqual({ level: 'success', message: 'Imported 1 session from projects; 1 file skipped.' });
+    expect(ports.notices.at(-1)).toEqual({ level: 'success', message: 'Sessions from projects: 0 updated, 1 new, 0 unchanged; 1 file skipped.' });
     await flows.importFolder('projects', files, () => {});
-    expect(ports.notices.at(-1)).toEqual({ level: 'info', message: 'Imported 0 sessions from projects; 1 session already imported; 1 file skipped.' });
+    expect(ports.notices.at(-1)).toEqual({ level: 'info', message: 'Sessions from projects: 0 updated, 0 new, 1 unchanged; 1 file skipped.' });
   });
 
   it('errors from the worker reach the summary as the sentence alone, without the error’s name', async () => {

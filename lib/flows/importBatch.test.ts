@@ -49,7 +49,7 @@ describe('folder import', () => {
     expect(opened).toHaveLength(1);
     expect(ports.notices.at(-1)).toEqual({
       level: 'success',
-      message: `Imported ${sessions} sessions from real; 4 files skipped; 14 assistants without messages skipped, 2 empty conversations skipped.`,
+      message: `Sessions from real: 0 updated, ${sessions} new, 0 unchanged; 4 files skipped; 14 assistants without messages skipped, 2 empty conversations skipped.`,
     });
 
     // One progress for the whole batch: files and bytes only go up, to the totals.
@@ -63,7 +63,7 @@ describe('folder import', () => {
     const again = await flows.importFolder('real', files, () => {});
     expect(again).toMatchObject({ sessionsImported: 0, alreadyImported: sessions });
     expect(await ports.store.listSessions()).toHaveLength(sessions);
-    expect(ports.notices.at(-1)!.message).toBe(`Imported 0 sessions from real; ${sessions} sessions already imported; 4 files skipped; 14 assistants without messages skipped, 2 empty conversations skipped.`);
+    expect(ports.notices.at(-1)!.message).toBe(`Sessions from real: 0 updated, 0 new, ${sessions} unchanged; 4 files skipped; 14 assistants without messages skipped, 2 empty conversations skipped.`);
     flows.batch.dismiss();
     expect(flows.batch.getSnapshot().summary).toBeNull();
   });
@@ -98,7 +98,7 @@ describe('folder import', () => {
       }
     }, 0);
     expect(summary.sessionsImported).toBe(expected);
-    expect(ports.notices.at(-1)!.message).toMatch(/^Cancelled: imported \d+ sessions? from real/);
+    expect(ports.notices.at(-1)!.message).toMatch(/^Cancelled: Sessions from real: 0 updated, \d+ new, 0 unchanged/);
   });
 
   it('Cancel while a big file is read keeps nothing of that file, and the files before it', async () => {

@@ -36,9 +36,14 @@ export interface BatchSummary {
   folder: string;
   /** Files that looked like sessions and were read (or tried). */
   files: number;
+  /** New sessions (copies of changed ones included). */
   sessionsImported: number;
-  /** Sessions that were already in the browser (same file content): not duplicated. */
+  /** Sessions already here that a grown file continued: their new entries were appended. */
+  sessionsUpdated: number;
+  /** Sessions that were already in the browser, unchanged (same file content, or the same entries): not duplicated. */
   alreadyImported: number;
+  /** Sessions already here whose earlier part changed in the file: imported as copies (counted in sessionsImported), with why. */
+  copies: { path: string; title: string; reason: string }[];
   /** Files not imported, with why: not a session file, not a format the app reads, damaged, … */
   skipped: { path: string; reason: string }[];
   /** Conversations inside imported files left out on purpose ("2 empty conversations skipped"). */
@@ -83,10 +88,11 @@ function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
-/** One sentence for the notice when a batch ends. */
+/** One sentence for the notice when a batch ends: "N updated, M new, K unchanged", then what went otherwise. */
 export function batchSentence(s: BatchSummary): string {
-  const parts = [`${s.cancelled ? 'Cancelled: imported' : 'Imported'} ${plural(s.sessionsImported, 'session')} from ${s.folder}`];
-  if (s.alreadyImported) parts.push(`${plural(s.alreadyImported, 'session')} already imported`);
+  const counts = `${formatCount(s.sessionsUpdated)} updated, ${formatCount(s.sessionsImported)} new, ${formatCount(s.alreadyImported)} unchanged`;
+  const parts = [`${s.cancelled ? 'Cancelled: ' : ''}Sessions from ${s.folder}: ${counts}`];
+  if (s.copies.length) parts.push(`${plural(s.copies.length, 'session')} changed in ${s.copies.length === 1 ? 'its' : 'their'} earlier part, imported as ${s.copies.length === 1 ? 'a copy' : 'copies'}`);
   if (s.skipped.length) parts.push(`${plural(s.skipped.length, 'file')} skipped`);
   if (s.leftOutInside) parts.push(s.leftOutInside);
   return `${parts.join('; ')}.`;
@@ -94,7 +100,15 @@ export function batchSentence(s: BatchSummary): string {
 
 const cleanError = (err: unknown) => errorMessage(err).replace(/^(Error|ImportError):\s*/, '');
 
-export async function importBatch(ports: FlowPorts, tracker: BatchImportTracker, folder: string, all: readonly BatchFile[], onImported: (sessionId: string) => void): Promise<BatchSummary> {
+/** `quiet`: a check nobody asked for just now (on focus) says something only when sessions were imported or updated. */
+export async function importBatch(
+  ports: FlowPorts,
+  tracker: BatchImportTracker,
+  folder: string,
+  all: readonly BatchFile[],
+  onImported: (sessionId: string) => void,
+  opts: { quiet?: boolean } = {},
+): Promise<BatchSummary> {
   const signal = tracker.begin();
   const started = ports.now?.() ?? Date.now();
   const files = [...all].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -108,7 +122,9 @@ export async function importBatch(ports: FlowPorts, tracker: BatchImportTracker,
   const progress: BatchProgress = { folder, filesDone: 0, filesTotal: candidates.length, bytesDone: 0, bytesTotal: candidates.reduce((n, f) => n + f.file.size, 0), current: null };
   tracker.set({ running: { ...progress }, summary: null });
   let sessionsImported = 0;
+  let sessionsUpdated = 0;
   let alreadyImported = 0;
+  const copies: BatchSummary['copies'] = [];
   let opened = false;
   let cancelled = false;
   for (const { file, path } of candidates) {
@@ -134,10 +150,13 @@ export async function importBatch(ports: FlowPorts, tracker: BatchImportTracker,
       if (result.read === 0) skipped.push({ path, reason: 'it holds no conversation' });
       else {
         sessionsImported += result.imported.length;
+        sessionsUpdated += result.updated.length;
         alreadyImported += result.duplicates.length;
-        if (!opened && result.imported[0]) {
+        for (const c of result.copies) copies.push({ path, title: c.title, reason: c.reason });
+        const first = result.imported[0]?.id ?? result.updated[0]?.id;
+        if (!opened && first) {
           opened = true;
-          onImported(result.imported[0].id);
+          onImported(first);
         }
       }
     } catch (err) {
@@ -155,7 +174,9 @@ export async function importBatch(ports: FlowPorts, tracker: BatchImportTracker,
     folder,
     files: candidates.length,
     sessionsImported,
+    sessionsUpdated,
     alreadyImported,
+    copies,
     skipped,
     leftOutInside: skippedText([...leftOut.values()]),
     cancelled,
@@ -163,7 +184,7 @@ export async function importBatch(ports: FlowPorts, tracker: BatchImportTracker,
   };
   tracker.set({ running: null, summary });
   const sentence = batchSentence(summary);
-  if (sessionsImported > 0 && !cancelled) ports.notify.success(sentence);
-  else ports.notify.info(sentence);
+  if (sessionsImported + sessionsUpdated > 0 && !cancelled) ports.notify.success(sentence);
+  else if (!opts.quiet) ports.notify.info(sentence);
   return summary;
 }

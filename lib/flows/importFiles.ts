@@ -47,6 +47,12 @@ export const isCancel = (err: unknown): boolean => (err as { name?: unknown } | 
 
 const plural = (n: number, one: string) => `${formatCount(n)} ${one}${n === 1 ? '' : 's'}`;
 
+/** What an update added, for its notice: "12 new messages", and where they went when the user had gone on here. */
+export function updateText(u: { entries: number; messages: number; onBranch: boolean }): string {
+  const what = u.messages > 0 ? plural(u.messages, 'new message') : `${formatCount(u.entries)} new ${u.entries === 1 ? 'entry' : 'entries'}`;
+  return u.onBranch ? `${what}, on a branch of their own (you went on here since the last import)` : what;
+}
+
 /** "Stored 1,200 of 2,000 sessions", or the bytes read while the file is still being read; for progress labels. */
 export function progressText(p: ImportProgress): string {
   if (p.total === null) return `Read ${Math.floor((100 * p.bytesRead) / Math.max(1, p.totalBytes))}%, stored ${plural(p.stored, 'session')}`;
@@ -82,9 +88,18 @@ export async function importFiles(ports: FlowPorts, tracker: ImportTracker, file
       for (const w of result.warnings.slice(0, 3)) notify.warning(`${file.name}: ${w}`);
       if (result.read === 0) throw new Error(`The file holds no conversation${skippedText(result.skipped) ? ` (${skippedText(result.skipped)})` : ''}.`);
       const leftOut = skippedText(result.skipped);
-      if (result.imported.length > 0) {
-        onImported(result.imported[0]!.id);
-        notify.success(`Imported ${plural(result.imported.length, 'session')} from ${file.name}${leftOut && !opts.only ? ` (${leftOut})` : ''}`);
+      const fresh = result.imported.length - result.copies.length;
+      const first = result.imported[0]?.id ?? result.updated[0]?.id;
+      if (first) onImported(first);
+      if (fresh > 0) notify.success(`Imported ${plural(fresh, 'session')} from ${file.name}${leftOut && !opts.only ? ` (${leftOut})` : ''}`);
+      if (result.updated.length === 1) {
+        const u = result.updated[0]!;
+        notify.success(`Updated “${u.title}” from ${file.name}: ${updateText(u)}`);
+      } else if (result.updated.length > 1) {
+        notify.success(`Updated ${plural(result.updated.length, 'session')} from ${file.name} with ${plural(result.updated.reduce((n, u) => n + u.messages, 0), 'new message')}`);
+      }
+      for (const c of result.copies) {
+        notify.warning(`“${c.title}” in ${file.name} changed in its earlier part (${c.reason}), so it was imported as a copy; the session imported before is as it was.`, { durationMs: 15_000 });
       }
       if (result.duplicates.length > 0) {
         const names = result.duplicates.map((d) => `“${d.title}”`).join(', ');

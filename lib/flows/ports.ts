@@ -13,6 +13,7 @@ import type { Calibration } from '@/lib/tokens/calibration';
 import type { TokensService } from '@/lib/sessionTokens/service';
 import type { EntryId, NewEntry, SessionEntry, SessionMeta, SessionSnapshot, StoredSession, TokenCache } from '@/lib/session/types';
 import type { SyncService } from '@/lib/sync/service';
+import type { OrganizeChange } from '@/lib/session/organize';
 
 /**
  * What the flows need from the world, as interfaces. The browser wires IndexedDB
@@ -39,6 +40,14 @@ export interface SessionStore {
   /** Renames only if the title is still `expected` (an automatic title never replaces one the user typed); resolves with whether it did. */
   retitleSession(id: string, expected: string, title: string): Promise<boolean>;
   deleteSession(id: string): Promise<void>;
+  /** Deletes these sessions in one transaction; resolves with how many were there. */
+  deleteSessions(ids: readonly string[]): Promise<number>;
+  /** Projects, tags, archive and pins of many sessions at once (lib/session/organize.ts); resolves with how many changed. */
+  organizeSessions(ids: readonly string[], change: OrganizeChange): Promise<number>;
+  /** Every session of project `from` moves to `to`; resolves with how many. */
+  renameProject(from: string, to: string): Promise<number>;
+  /** The named sessions whole, in the order given. */
+  exportSnapshots(ids: readonly string[]): Promise<SessionSnapshot[]>;
   listSessions(search?: string): Promise<StoredSession[]>;
   /** `fileName` names the file the snapshots came from: sessions without a source of their own are deduplicated by content then. */
   importSnapshots(snapshots: SessionSnapshot[], opts?: { allowDuplicates?: boolean; fileName?: string }): Promise<ImportOutcome>;
@@ -71,6 +80,10 @@ export interface ImportOutcome {
   imported: StoredSession[];
   /** Snapshots skipped because a session from the same source content already exists; `index` is the snapshot's position. */
   duplicates: { index: number; title: string; existingId: string }[];
+  /** Sessions stored already that the file continues (lib/formats/reimport.ts): entries appended, messages among them, and whether they are a branch of their own. */
+  updated?: { index: number; id: string; title: string; entries: number; messages: number; onBranch: boolean }[];
+  /** Sessions stored already whose earlier part changed in the file: imported as new sessions (also in `imported`), with why. */
+  copies?: { index: number; id: string; title: string; reason: string }[];
 }
 
 /** The token service (lib/tokens/service.ts) as a worker exposes it: every call is asynchronous. */
@@ -105,7 +118,12 @@ export interface StoredImport {
   /** Sessions the file holds. */
   read: number;
   imported: { id: string; title: string }[];
+  /** Sessions already here and unchanged (the same file, or the same entries). */
   duplicates: ImportOutcome['duplicates'];
+  /** Sessions already here that the file continues: their new entries were appended. */
+  updated: NonNullable<ImportOutcome['updated']>;
+  /** Sessions already here that changed in their earlier part, imported as copies (also in `imported`). */
+  copies: NonNullable<ImportOutcome['copies']>;
 }
 
 /** Import (reading, parsing and storing) and export rendering, off the main thread. */
@@ -177,6 +195,42 @@ export interface StorageQuota {
 /** Saves a file to the user's disk. */
 export type SaveFile = (name: string, data: string | Uint8Array, mime: string) => void;
 
+/** A file of a kept folder: its path inside the folder (starting with the folder's name), size, time, and a way to read it. */
+export interface FolderFile {
+  path: string;
+  size: number;
+  modified: number;
+  file(): Promise<Blob>;
+}
+
+/** Folders the browser lets the app keep and read again (File System Access API); handles are opaque to the flows. */
+export interface FolderAccess {
+  supported(): boolean;
+  /** Asks the user for a folder; null when they closed the picker. */
+  pick(): Promise<{ name: string; handle: unknown } | null>;
+  /** Whether the folder may be read; with `ask`, asks the user when it is not yet allowed (needs a click). */
+  permitted(handle: unknown, ask: boolean): Promise<boolean>;
+  /** Every file under the folder (hidden ones left out). */
+  files(handle: unknown): Promise<FolderFile[]>;
+}
+
+/** The kept folders as stored (lib/db/folders.ts). */
+export interface KeptFolder {
+  id: string;
+  name: string;
+  handle: unknown;
+  checkedAt?: number;
+  onFocus?: boolean;
+  seen: Record<string, { size: number; modified: number }>;
+}
+
+export interface FolderStore {
+  list(): Promise<KeptFolder[]>;
+  add(name: string, handle: unknown): Promise<KeptFolder>;
+  update(id: string, patch: Partial<Pick<KeptFolder, 'checkedAt' | 'onFocus' | 'seen'>>): Promise<void>;
+  remove(id: string): Promise<void>;
+}
+
 export interface FlowPorts {
   store: SessionStore;
   tokens: TokensPort;
@@ -187,6 +241,8 @@ export interface FlowPorts {
   notify: Notifier;
   saveFile: SaveFile;
   quota: StorageQuota;
+  /** Kept folders: the browser's access to them and their records; absent where the browser has no such API. */
+  folders?: { access: FolderAccess; store: FolderStore };
   /** Sync with other devices (the sync worker); absent where there is none (unit tests of other flows). */
   sync?: SyncService;
   /** Scores summaries against their spans in a worker; absent where there is none (cards then show no kept/lost list). */

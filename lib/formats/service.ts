@@ -10,6 +10,7 @@ import { exportMarkdown } from './export/markdown';
 import { exportPiV3 } from './export/piV3';
 import { importBytes } from './import';
 import { importStream } from './stream';
+import { zipContents, zipEntryText } from './zipImport';
 import type { ImportResult } from './types';
 import type { SessionSnapshot } from '@/lib/session/types';
 
@@ -44,6 +45,14 @@ export function createFormatsService() {
     async importFile(file: Blob, fileName: string, onProgress?: ProgressFn, importedAt = Date.now()): Promise<ImportResult> {
       const magic = new Uint8Array(await file.slice(0, 4).arrayBuffer());
       if (isZip(magic)) {
+        const zip = await zipContents(file);
+        if (zip.kind === 'export') {
+          // The parts of a split export, one after the other, as one result.
+          const results: ImportResult[] = [];
+          for (const e of zip.entries) results.push(await importStream(zipEntryText(file, e), { fileName, importedAt, totalBytes: e.size }));
+          onProgress?.(file.size, file.size);
+          return { ...results[0]!, sessions: results.flatMap((r) => r.sessions), warnings: results.flatMap((r) => r.warnings), skipped: results.flatMap((r) => r.skipped ?? []) };
+        }
         const result = importBytes(new Uint8Array(await file.arrayBuffer()), { fileName, importedAt });
         onProgress?.(file.size, file.size);
         return result;

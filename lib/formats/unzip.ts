@@ -35,25 +35,37 @@ function damaged(why: string): ImportError {
   return new ImportError(`The zip archive is damaged (${why}).`, { format: 'native' });
 }
 
+/**
+ * Reads little-endian fields at offsets of the whole file from `bytes`, which
+ * hold the file from offset `base` on (all of it, or the part a Blob reader
+ * loaded), so the same parser reads a zip in memory and one read in slices.
+ */
 class Reader {
   private readonly view: DataView;
+  /** The file's size: where its end records are looked for. */
+  readonly end: number;
 
-  constructor(readonly bytes: Uint8Array) {
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly base = 0,
+    end?: number,
+  ) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.end = end ?? base + bytes.length;
   }
 
   private check(at: number, length: number): void {
-    if (at < 0 || at + length > this.bytes.length) throw damaged('a record points past the end of the file');
+    if (at < this.base || at + length > this.base + this.bytes.length) throw damaged('a record points past the end of the file');
   }
 
   u16(at: number): number {
     this.check(at, 2);
-    return this.view.getUint16(at, true);
+    return this.view.getUint16(at - this.base, true);
   }
 
   u32(at: number): number {
     this.check(at, 4);
-    return this.view.getUint32(at, true);
+    return this.view.getUint32(at - this.base, true);
   }
 
   u64(at: number): number {
@@ -64,22 +76,21 @@ class Reader {
 
   text(at: number, length: number, utf8: boolean): string {
     this.check(at, length);
-    const raw = this.bytes.subarray(at, at + length);
+    const raw = this.bytes.subarray(at - this.base, at - this.base + length);
     // Names without the UTF-8 flag are in the DOS code page; Latin-1 keeps ASCII names right and never throws.
     return new TextDecoder(utf8 ? 'utf-8' : 'latin1').decode(raw);
   }
 }
 
 function endOfDirectory(r: Reader): { count: number; offset: number } {
-  const { bytes } = r;
   // The end record is 22 bytes plus a comment of up to 65,535.
-  const lowest = Math.max(0, bytes.length - 22 - 0xffff);
-  let at = bytes.length - 22;
+  const lowest = Math.max(r.base, r.end - 22 - 0xffff);
+  let at = r.end - 22;
   while (at >= lowest && r.u32(at) !== EOCD) at--;
   if (at < lowest) throw damaged('no central directory at its end');
   let count = r.u16(at + 10);
   let offset = r.u32(at + 16);
-  if ((count === 0xffff || offset === U32_MAX) && at >= 20 && r.u32(at - 20) === ZIP64_LOCATOR) {
+  if ((count === 0xffff || offset === U32_MAX) && at - 20 >= r.base && r.u32(at - 20) === ZIP64_LOCATOR) {
     const z = r.u64(at - 20 + 8);
     if (r.u32(z) !== ZIP64_EOCD) throw damaged('the zip64 directory record is missing');
     count = r.u64(z + 32);
@@ -113,6 +124,10 @@ function zip64Extra(r: Reader, at: number, length: number, e: ZipEntry): void {
 export function zipDirectory(bytes: Uint8Array): ZipEntry[] {
   const r = new Reader(bytes);
   const { count, offset } = endOfDirectory(r);
+  return directoryEntries(r, count, offset);
+}
+
+function directoryEntries(r: Reader, count: number, offset: number): ZipEntry[] {
   const entries: ZipEntry[] = [];
   let at = offset;
   for (let i = 0; i < count; i++) {
@@ -169,6 +184,68 @@ export function unpackEntry(bytes: Uint8Array, entry: ZipEntry, onData: (chunk: 
     }
   } else {
     throw new ImportError(`${entry.name} in the zip archive uses compression method ${entry.method}, which this app does not read (only stored and deflate).`, { format: 'native' });
+  }
+  if (got !== entry.size) {
+    throw new ImportError(`The zip archive is damaged: ${entry.name} unpacks to ${formatCount(got)} bytes, not the ${declared} its directory declares.`, { format: 'native' });
+  }
+}
+
+const read = async (blob: Blob, from: number, to: number) => new Uint8Array(await blob.slice(from, to).arrayBuffer());
+
+/**
+ * The central directory of a zip file on disk, read from its end without
+ * loading the rest: a ChatGPT export is mostly images the import never needs.
+ */
+export async function zipDirectoryOf(blob: Blob): Promise<ZipEntry[]> {
+  // The end record, its comment, and the zip64 locator and end record before it.
+  const tailBase = Math.max(0, blob.size - (22 + 0xffff + 20 + 56));
+  const tail = new Reader(await read(blob, tailBase, blob.size), tailBase, blob.size);
+  const { count, offset } = endOfDirectory(tail);
+  if (offset < 0 || offset > blob.size) throw damaged('the central directory is outside the file');
+  const dir = offset >= tailBase ? tail : new Reader(await read(blob, offset, blob.size), offset, blob.size);
+  return directoryEntries(dir, count, offset);
+}
+
+/**
+ * One entry of a zip file on disk, inflated slice by slice as it is read and
+ * handed on in pieces, held to the size its directory declares (as
+ * unpackEntry does for a zip in memory). Only this entry's bytes are read.
+ */
+export async function* zipEntryBytes(blob: Blob, entry: ZipEntry, sliceBytes = 256 * 1024): AsyncGenerator<Uint8Array> {
+  const head = new Reader(await read(blob, entry.localHeaderOffset, Math.min(blob.size, entry.localHeaderOffset + 30)), entry.localHeaderOffset, blob.size);
+  if (head.bytes.length < 30 || head.u32(entry.localHeaderOffset) !== LOCAL) throw damaged(`${entry.name} has no local header where the directory says`);
+  const start = entry.localHeaderOffset + 30 + head.u16(entry.localHeaderOffset + 26) + head.u16(entry.localHeaderOffset + 28);
+  if (start + entry.compressedSize > blob.size) throw damaged(`${entry.name} is cut short`);
+  if (entry.flags & 1) throw new ImportError(`${entry.name} in the zip archive is encrypted; export it again without a password.`, { format: 'native' });
+  if (entry.method !== 0 && entry.method !== 8) {
+    throw new ImportError(`${entry.name} in the zip archive uses compression method ${entry.method}, which this app does not read (only stored and deflate).`, { format: 'native' });
+  }
+  const declared = formatCount(entry.size);
+  let got = 0;
+  let out: Uint8Array[] = [];
+  const take = (chunk: Uint8Array) => {
+    got += chunk.length;
+    if (got > entry.size) throw new ImportError(`The zip archive is damaged: ${entry.name} unpacks to more than the ${declared} bytes its directory declares.`, { format: 'native' });
+    if (chunk.length) out.push(chunk);
+  };
+  const inflater = entry.method === 8 ? new Inflate(take) : null;
+  const end = start + entry.compressedSize;
+  if (start === end && inflater) inflater.push(new Uint8Array(0), true);
+  for (let at = start; at < end; at += sliceBytes) {
+    const data = await read(blob, at, Math.min(end, at + sliceBytes));
+    const last = at + sliceBytes >= end;
+    if (!inflater) take(data);
+    else {
+      try {
+        inflater.push(data, last);
+      } catch (err) {
+        if (err instanceof ImportError) throw err;
+        throw damaged(`${entry.name}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    const ready = out;
+    out = [];
+    for (const c of ready) yield c;
   }
   if (got !== entry.size) {
     throw new ImportError(`The zip archive is damaged: ${entry.name} unpacks to ${formatCount(got)} bytes, not the ${declared} its directory declares.`, { format: 'native' });

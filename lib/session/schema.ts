@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_PROJECT_CHARS, MAX_TAG_CHARS, MAX_TAGS } from './organize';
 import type { SessionEntry, SessionMeta } from './types';
 
 /**
@@ -152,7 +153,14 @@ export const sessionMetaSchema = z.looseObject({
   maxOutputTokens: z.number().int().positive().max(1_000_000).optional(),
   compaction: compactionSettingsSchema.partial().optional(),
   source: z
-    .object({ format: z.string(), fileName: z.string().optional(), hash: z.string().optional(), originalId: z.string().optional() })
+    .object({
+      format: z.string(),
+      fileName: z.string().optional(),
+      hash: z.string().optional(),
+      originalId: z.string().optional(),
+      entries: z.number().int().nonnegative().optional(),
+      entriesHash: z.string().optional(),
+    })
     .optional(),
   cwd: z.string().optional(),
   undated: z.boolean().optional(),
@@ -164,6 +172,10 @@ export const sessionMetaSchema = z.looseObject({
       origin: z.object({ hash: z.string(), originalId: z.string().optional() }).optional(),
     })
     .optional(),
+  project: z.string().max(MAX_PROJECT_CHARS).optional(),
+  tags: z.array(z.string().min(1).max(MAX_TAG_CHARS)).max(MAX_TAGS).optional(),
+  archived: z.boolean().optional(),
+  pinned: z.boolean().optional(),
 });
 
 // Compile-time check that the schemas and the hand-written types agree.

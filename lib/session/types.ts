@@ -326,8 +326,16 @@ export interface SessionSource {
   fileName?: string;
   /** Content hash of what was imported, to notice the same file twice. */
   hash?: string;
-  /** Id the source gave the conversation, when it had one. */
+  /**
+   * Id the source gave the conversation, when it had one. With `format` it is
+   * the session's identity: a later file with the same tool and id is the same
+   * session, grown or changed (lib/formats/reimport.ts).
+   */
   originalId?: string;
+  /** Entries the source has given this session so far (its last import or update): fewer in a later file means part of it is gone. */
+  entries?: number;
+  /** Hash of those entries as the source gave them (lib/formats/reimport.ts entriesHash): the same in a later file means nothing of this session changed. */
+  entriesHash?: string;
 }
 
 /**
@@ -377,6 +385,18 @@ export interface SessionMeta {
   undated?: boolean;
   /** This session continues another one from one of its entries. */
   continuedFrom?: ContinuedFrom;
+  /**
+   * The project the user put the session in. Absent: the project of an agent
+   * session is its working directory (`cwd`); empty: in no project, even with a
+   * `cwd` (lib/session/organize.ts projectOf).
+   */
+  project?: string;
+  /** The user's tags, trimmed and without duplicates (organize.ts normalizeTags). */
+  tags?: string[];
+  /** Out of the session list (still searchable, still synced); absent means not archived. */
+  archived?: boolean;
+  /** Shown above the other sessions of the list; absent means not pinned. */
+  pinned?: boolean;
 }
 
 /** A whole session in memory: what importers produce and exporters consume. */

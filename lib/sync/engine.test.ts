@@ -3,6 +3,7 @@ import 'fake-indexeddb/auto';
 import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadSpace, readStatus } from '@/lib/db/sync';
+import { createStoredImportService } from '@/lib/db/importFile';
 import { importText } from '@/lib/formats';
 import { SessionTree } from '@/lib/session/tree';
 import type { SessionEntry } from '@/lib/session/types';
@@ -187,6 +188,48 @@ describe('sync between two devices (real store, real route logic on PGlite)', ()
     await b.engine.syncNow();
     expect((await a.store.getSession(s.id))!.title).toBe('Later rename');
     expect((await b.store.getSession(s.id))!.title).toBe('Later rename');
+  });
+
+  it('projects, tags, archive and pins travel with the metadata, last writer wins; a re-import’s new entries follow', async () => {
+    const a = h.device('A');
+    const b = h.device('B');
+    const s = await a.store.createSession({ title: 'Organised' });
+    await a.store.appendEntries(s.id, null, [user('one')]);
+    const { words } = await a.engine.create('A');
+    await a.engine.syncNow();
+    await b.engine.join(words, 'B');
+    await b.engine.syncNow();
+    await a.store.organizeSessions([s.id], { project: 'Research', addTags: ['keep', 'ui'], pinned: true, archived: true });
+    await a.engine.syncNow();
+    await b.engine.syncNow();
+    expect(await b.store.getSession(s.id)).toMatchObject({ project: 'Research', tags: ['keep', 'ui'], pinned: true, archived: true });
+    // B unarchives later: B's clock wins on both.
+    await new Promise((r) => setTimeout(r, 5));
+    await b.store.organizeSessions([s.id], { archived: false, removeTags: ['ui'] });
+    await b.engine.syncNow();
+    await a.engine.syncNow();
+    for (const d of [a, b]) {
+      const row = (await d.store.getSession(s.id))!;
+      expect(row.archived).toBeUndefined();
+      expect(row.tags).toEqual(['keep']);
+      expect(row.pinned).toBe(true);
+    }
+    // A file imported on A, then imported again grown: B gets the session and then its new entries.
+    const text = readFixture('piSession');
+    const lines = text.split('\n');
+    const formats = createStoredImportService(a.db);
+    const first = await formats.importFileToStore(new File([lines.slice(0, 100).join('\n') + '\n'], 'pi.jsonl'), 'pi.jsonl');
+    await a.engine.syncNow();
+    await b.engine.syncNow();
+    const id = first.imported[0]!.id;
+    const before = (await b.store.loadSession(id))!.entries.length;
+    const again = await formats.importFileToStore(new File([text], 'pi.jsonl'), 'pi.jsonl');
+    expect(again.updated).toHaveLength(1);
+    await a.engine.syncNow();
+    await b.engine.syncNow();
+    const onB = (await b.store.loadSession(id))!;
+    expect(onB.entries.length).toBe(before + again.updated[0]!.entries);
+    expect(onB.row.leafId).toBe((await a.store.getSession(id))!.leafId);
   });
 
   it('a revoked device is cut off at its next request and told why; its sessions stay', async () => {

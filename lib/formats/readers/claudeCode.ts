@@ -186,6 +186,8 @@ class ClaudeSink implements JsonlSink {
   private lastTs = NO_TIME;
   private cwd: string | undefined;
   private sessionId: string | undefined;
+  /** A sub-agent's own file (agent-*.jsonl) names its agent; the session id on its lines is the main conversation's. */
+  private agentId: string | undefined;
   private model: string | undefined;
 
   constructor(private readonly ctx: ReadContext) {
@@ -221,6 +223,7 @@ class ClaudeSink implements JsonlSink {
   record(rec: Json, lineNo: number): void {
     this.cwd ??= str(rec.cwd);
     this.sessionId ??= str(rec.sessionId);
+    this.agentId ??= str(rec.agentId);
     const boundary = this.pendingBoundary;
     if (boundary) {
       this.pendingBoundary = null;
@@ -437,7 +440,8 @@ class ClaudeSink implements JsonlSink {
       model: this.model,
       cwd: this.cwd,
       undated: this.asm.undated || undefined,
-      source: compact({ format: 'claude-code', fileName: this.ctx.fileName, hash, originalId: session ?? this.sessionId }),
+      // The id is what a later copy of the file is matched by (reimport.ts): a sub-agent's file is a conversation of its own.
+      source: compact({ format: 'claude-code', fileName: this.ctx.fileName, hash, originalId: agentQualified(session ?? this.sessionId, this.agentId) }),
     });
     return { format: 'claude-code', sessions: [{ meta, entries }], warnings: this.ctx.warnings };
   }
@@ -455,4 +459,9 @@ export function isClaudeCodeArray(head: string): boolean {
 export function readClaudeCode(text: string, opts: ImportOptions = {}): ImportResult {
   if (isClaudeCodeArray(text)) return readRecordArrayText(text, 'claude-code', claudeCodeSink, opts);
   return readJsonlText(text, 'claude-code', claudeCodeSink, opts);
+}
+
+/** A sub-agent's file is a conversation of its own: its id adds the agent to the main conversation's. */
+function agentQualified(sessionId: string | undefined, agentId: string | undefined): string | undefined {
+  return sessionId && agentId ? `${sessionId}:agent-${agentId}` : sessionId;
 }
