@@ -105,7 +105,7 @@ function Item({ item, disabled, session, onResummarise }: { item: MissedItem; di
         {item.pin === 'pin' && (
           <button type="button" className="btn ghost not-carried-btn" disabled={disabled} aria-label={`Pin the message “${item.label}” came from`} onClick={() => void session.setPinned(item.entryId!, true)}>
             <Pin aria-hidden="true" className="icon" />
-            Pin message
+            Pin the message
           </button>
         )}
         {onResummarise && (
