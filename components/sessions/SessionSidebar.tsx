@@ -210,9 +210,11 @@ export function SessionSidebar({ footer, onCloseDrawer }: { footer?: React.React
               </option>
             ))}
           </select>
-          <button type="button" className="btn ghost filter-archive" aria-pressed={archived} aria-label="Archived sessions" title={archived ? 'Back to the sessions' : 'Show the archive'} onClick={() => setArchived((a) => !a)}>
+          <button type="button" className="btn ghost filter-archive" aria-pressed={archived} title={archived ? 'Back to the sessions' : 'Show the archive'} onClick={() => setArchived((a) => !a)}>
             <Archive aria-hidden="true" className="icon" />
-            <span aria-hidden="true">{formatCount(archivedCount)}</span>
+            {/* The count is visible, so it is part of the name too ("Archived sessions 3"). */}
+            <span className="sr-only">Archived sessions </span>
+            <span>{formatCount(archivedCount)}</span>
           </button>
         </div>
       )}
