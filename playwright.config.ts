@@ -21,75 +21,22 @@ function chromiumExecutable(): string | undefined {
   return undefined;
 }
 
-/**
- * Two lanes, each a scripted model and an app server of its own (ports +0 and
- * +1), so two workers run tests side by side without sharing the model's
- * script: the worker with parallel index i uses lane i (e2e/support/fixtures.ts).
- * A test mostly waits (on streams, timers, the browser), so two lanes on two
- * cores nearly halve the suite's time.
- */
-export const LANES = 2;
-const mockUrl = (lane: number) => `http://127.0.0.1:${MOCK_PORT + lane}`;
-export const MOCK_URL = mockUrl(0);
-
-/**
- * Specs that measure time (CPU per task, frame budgets) or race two tabs
- * against each other: they run in a project of their own, one at a time, after
- * the others (`npm test` runs it as a second pass), so a test on the other
- * lane cannot take their core.
- */
-const ALONE = ['**/perf.spec.ts', '**/scale.spec.ts', '**/session-list-scale.spec.ts', '**/reliability.spec.ts', '**/reliability-chat.spec.ts'];
-
-function lane(i: number) {
-  return [
-    {
-      command: `node node_modules/.bin/tsx e2e/mock-llm/cli.ts --port ${MOCK_PORT + i}`,
-      url: `${mockUrl(i)}/__control/health`,
-      reuseExistingServer: !process.env.CI,
-      timeout: 30_000,
-    },
-    {
-      // Lanes start in order: the first builds when the build is stale, the second finds it fresh.
-      command: `node scripts/e2e-app.mjs`,
-      url: `http://127.0.0.1:${APP_PORT + i}/api/models`,
-      reuseExistingServer: !process.env.CI,
-      timeout: 180_000,
-      env: {
-        PORT: String(APP_PORT + i),
-        // Each lane's embedded sync database in a folder of its own (PGlite is one process's database),
-        // apart from the one `npm start` keeps in .data.
-        LONGCTX_DATA_DIR: `.data/e2e-${i}`,
-        NEXT_TELEMETRY_DISABLED: '1',
-        OPENAI_COMPATIBLE_BASE_URL: `${mockUrl(i)}/v1`,
-        OPENAI_COMPATIBLE_NAME: 'Scripted test model',
-        OLLAMA_BASE_URL: 'off',
-        DEFAULT_MODEL: 'compat:mock-large',
-        // Every sync test creates and joins spaces from this one address, and the embedded database (with
-        // its rate-limit buckets) outlives a run: the per-address allowances of a real server would run
-        // out after a run or two. e2e/sync-limits.spec.ts tests the limits on servers of its own.
-        SYNC_RATE_CREATE: '1000/h',
-        SYNC_RATE_CREATE_TOTAL: '1000/h',
-        SYNC_RATE_JOIN: '1000/h',
-      },
-    },
-  ];
-}
+export const MOCK_URL = `http://127.0.0.1:${MOCK_PORT}`;
 
 export default defineConfig({
   testDir: './e2e',
   testMatch: '**/*.spec.ts',
   testIgnore: '**/scratch/**',
   fullyParallel: false,
-  // One worker per lane: a lane's scripted model is shared state (each test scripts it, then resets it).
-  workers: LANES,
+  // One worker: the scripted model is shared state (each test scripts it, then resets it).
+  workers: 1,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   // A stray .only would skip every other spec; a test that passes only on retry is a failure, not a pass.
   forbidOnly: true,
   failOnFlakyTests: true,
-  // npm test runs the suite in two passes (scripts/test-all.mjs), each with a report file of its own.
-  reporter: [['list'], ['json', { outputFile: process.env.E2E_JSON_REPORT ?? 'test-results/playwright.json' }]],
+  reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
   use: {
     baseURL: `http://127.0.0.1:${APP_PORT}`,
     trace: 'retain-on-failure',
@@ -104,13 +51,39 @@ export default defineConfig({
   // kept/lost list) and small-window scaling are main flows on a phone too: a small local model is what phones
   // and laptops reach, and the cards sit where the phone layout is tightest.
   projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'] }, testIgnore: ['**/mobile.spec.ts', ...ALONE] },
+    { name: 'desktop', use: { ...devices['Desktop Chrome'] }, testIgnore: '**/mobile.spec.ts' },
     {
       name: 'mobile',
       use: { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true, userAgent: devices['Pixel 7'].userAgent },
       testMatch: ['**/mobile.spec.ts', '**/a11y.spec.ts', '**/compaction-review.spec.ts', '**/small-window.spec.ts'],
     },
-    { name: 'alone', use: { ...devices['Desktop Chrome'] }, testMatch: ALONE, workers: 1 },
   ],
-  webServer: [...lane(0), ...lane(1)],
+  webServer: [
+    {
+      command: `node node_modules/.bin/tsx e2e/mock-llm/cli.ts --port ${MOCK_PORT}`,
+      url: `${MOCK_URL}/__control/health`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 30_000,
+    },
+    {
+      command: `node scripts/e2e-app.mjs`,
+      url: `http://127.0.0.1:${APP_PORT}/api/models`,
+      reuseExistingServer: !process.env.CI,
+      timeout: 180_000,
+      env: {
+        PORT: String(APP_PORT),
+        NEXT_TELEMETRY_DISABLED: '1',
+        OPENAI_COMPATIBLE_BASE_URL: `${MOCK_URL}/v1`,
+        OPENAI_COMPATIBLE_NAME: 'Scripted test model',
+        OLLAMA_BASE_URL: 'off',
+        DEFAULT_MODEL: 'compat:mock-large',
+        // Every sync test creates and joins spaces from this one address, and the embedded database (with
+        // its rate-limit buckets) outlives a run: the per-address allowances of a real server would run
+        // out after a run or two. e2e/sync-limits.spec.ts tests the limits on servers of its own.
+        SYNC_RATE_CREATE: '1000/h',
+        SYNC_RATE_CREATE_TOTAL: '1000/h',
+        SYNC_RATE_JOIN: '1000/h',
+      },
+    },
+  ],
 });

@@ -3,7 +3,7 @@
 // is wrong; the last line is the total from the test runners: "N passed, N failed, N skipped".
 // A Playwright test that failed and then passed on a retry (flaky) counts as failed: it would
 // fail again on another run, so it is not a pass.
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, bin, buildIfStale, run } from './lib.mjs';
 
@@ -72,35 +72,16 @@ await stage('build', async () => {
   return built ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
 });
 
-// Two passes: the desktop and phone projects on two workers (a lane each), then the specs that measure time
-// or race tabs, one at a time with the machine to themselves (the `alone` project, playwright.config.ts).
-const E2E_PASSES = [
-  { args: ['--project=desktop', '--project=mobile'], report: 'playwright.json' },
-  { args: ['--project=alone', '--workers=1'], report: 'playwright-alone.json' },
-];
-
 await stage('end-to-end tests (playwright, chromium)', async () => {
   if (!built) return { passed: 0, failed: 1 };
-  const sum = { passed: 0, failed: 0, skipped: 0, flaky: 0, names: [] };
-  for (const pass of E2E_PASSES) {
-    const out = join(resultsDir, pass.report);
-    rmSync(out, { force: true });
-    const code = await run(bin('playwright'), ['test', ...pass.args], { env: { ...process.env, E2E_JSON_REPORT: out } });
-    const json = existsSync(out) ? readJson(out) : null;
-    if (!json) {
-      sum.failed += 1;
-      sum.names.push(`${pass.args.join(' ')}: no report (exit code ${code})`);
-      continue;
-    }
-    const s = json.stats ?? {};
-    const bad = (s.unexpected ?? 0) + (s.flaky ?? 0);
-    sum.passed += s.expected ?? 0;
-    sum.failed += bad + (code !== 0 && bad === 0 ? 1 : 0);
-    sum.skipped += s.skipped ?? 0;
-    sum.flaky += s.flaky ?? 0;
-    sum.names.push(...failedSpecs(json));
-  }
-  return sum;
+  const out = join(resultsDir, 'playwright.json');
+  const code = await run(bin('playwright'), ['test']);
+  const json = existsSync(out) ? readJson(out) : null;
+  if (!json) return { passed: 0, failed: 1 };
+  const s = json.stats ?? {};
+  const bad = (s.unexpected ?? 0) + (s.flaky ?? 0);
+  const failed = bad + (code !== 0 && bad === 0 ? 1 : 0);
+  return { passed: s.expected ?? 0, failed, skipped: s.skipped ?? 0, flaky: s.flaky ?? 0, names: failedSpecs(json) };
 });
 
 console.log('\n=== summary ===');

@@ -1,15 +1,7 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import type { RecordedRequest, Step } from '../mock-llm/server';
 
-/**
- * This worker's lane (playwright.config.ts): its own scripted model and app
- * server, so two workers never script one model at once.
- */
-const LANE = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
-const LANES = 2;
-if (LANE >= LANES) throw new Error(`The e2e suite has ${LANES} lanes (a scripted model and an app server each): run it with at most ${LANES} workers.`);
-export const MOCK_URL = `http://127.0.0.1:${Number(process.env.E2E_MOCK_PORT ?? 4010) + LANE}`;
-const APP_URL = `http://127.0.0.1:${Number(process.env.E2E_APP_PORT ?? 3100) + LANE}`;
+export const MOCK_URL = `http://127.0.0.1:${process.env.E2E_MOCK_PORT ?? 4010}`;
 
 export type MockStep = Step;
 export type { RecordedRequest };
@@ -39,8 +31,6 @@ export const mock = {
  */
 export const test = base.extend<{ consoleErrors: string[]; allowConsoleErrors: RegExp[] }>({
   allowConsoleErrors: [[], { option: true }],
-  // The lane's app server.
-  baseURL: async ({}, use) => use(APP_URL),
   // auto: every test gets the reset and the console check, whether or not it names the fixture.
   consoleErrors: [
     async ({ page, allowConsoleErrors }, use) => {
