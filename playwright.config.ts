@@ -40,6 +40,9 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${APP_PORT}`,
     trace: 'retain-on-failure',
+    // Installing the service worker precaches the whole app (about 7 MB) in every fresh context: a quarter
+    // of a test's time for nothing it checks. The specs about offline use and installing allow it.
+    serviceWorkers: 'block',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: chromiumExecutable(),

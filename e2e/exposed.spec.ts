@@ -238,7 +238,7 @@ test.describe('an exposed server', () => {
 
       test.describe('offline', () => {
         // Offline, the page's own requests to the server fail, and the browser logs each.
-        test.use({ allowConsoleErrors: [/^Failed to load resource/] });
+        test.use({ allowConsoleErrors: [/^Failed to load resource/], serviceWorkers: 'allow' });
 
         test('after signing in, the app still opens offline from the service worker', async ({ page, context }) => {
           await page.goto(`${server.local}/signin`);

@@ -6,6 +6,9 @@ import { importText } from '@/lib/formats';
 import { searchableText } from '@/lib/search/documents';
 import { expect, openApp, setCompactionDefaults, test } from './support/fixtures';
 
+// Every other spec runs with the service worker blocked (playwright.config.ts): here it is the subject.
+test.use({ serviceWorkers: 'allow' });
+
 const SWE = 'fixtures/real/SWE-agent_SWE-agent_pydicom__pydicom-1458.traj';
 
 /** Width and height from a PNG's IHDR chunk. */
