@@ -38,7 +38,7 @@ export const MOCK_URL = mockUrl(0);
  * the others (`npm test` runs it as a second pass), so a test on the other
  * lane cannot take their core.
  */
-const ALONE = ['**/perf.spec.ts', '**/scale.spec.ts', '**/session-list-scale.spec.ts', '**/reliability.spec.ts', '**/reliability-chat.spec.ts'];
+const ALONE = ['**/perf.spec.ts', '**/deploy.spec.ts', '**/scale.spec.ts', '**/session-list-scale.spec.ts', '**/reliability.spec.ts', '**/reliability-chat.spec.ts'];
 
 function lane(i: number) {
   return [
