@@ -108,10 +108,15 @@ async function secureBrowser(browserType: BrowserType, launchOptions: LaunchOpti
 }
 
 /** A browser of its own through one site: signs in with the passphrase and checks what needs a secure context. */
-async function signedIn(browser: Browser, origin: string): Promise<Page> {
+async function signedIn(browser: Browser, origin: string, consoleErrors: string[]): Promise<Page> {
   const context: BrowserContext = await browser.newContext();
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   const page = await context.newPage();
+  // The suite's console check covers its own page only; these pages are checked alike (a certificate or mixed-content error would show here).
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') consoleErrors.push(`${origin}: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => consoleErrors.push(`${origin}: pageerror: ${err.message}`));
   await page.goto(`${origin}/`);
   await expect(page).toHaveURL(`${origin}/signin`);
   await expect(page.getByRole('heading', { name: 'Sign in to Longctx' })).toBeVisible();
@@ -139,14 +144,15 @@ async function signedIn(browser: Browser, origin: string): Promise<Page> {
 test('two browsers, each through its own app server, sign in over https and sync through the shared Postgres', async ({ playwright, launchOptions }) => {
   test.setTimeout(180_000);
   browser = await secureBrowser(playwright.chromium, launchOptions);
+  const errors: string[] = [];
   try {
-    const a = await signedIn(browser, viaOne);
+    const a = await signedIn(browser, viaOne, errors);
     await newSession(a);
     await chatTurn(a, 'written through server one');
     await expect(assistantMessages(a).last()).toContainText('Echo: written through server one');
     const words = await createSpace(a);
 
-    const b = await signedIn(browser, viaTwo);
+    const b = await signedIn(browser, viaTwo, errors);
     await joinSpace(b, words);
     await expect(b.getByRole('dialog', { name: 'Sync' }).getByRole('status', { name: 'Sync status' })).toHaveText('Synced', { timeout: 30_000 });
     await closeSync(b);
@@ -186,6 +192,7 @@ test('two browsers, each through its own app server, sign in over https and sync
     // One space in the database, with both devices in it.
     const { rows } = await db!.sql.query<{ devices: number }>('SELECT count(*)::int AS devices FROM sync_devices GROUP BY space_id');
     expect(rows).toEqual([{ devices: 2 }]);
+    expect(errors, 'console errors').toEqual([]);
   } finally {
     await browser.close();
     browser = undefined;
