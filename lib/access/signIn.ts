@@ -1,4 +1,5 @@
 import 'server-only';
+import { readCappedBytes } from '@/lib/http/cappedBody';
 import { guardRequest, isFormContentType, type Env } from '@/lib/http/requestGuard';
 import type { SignInLimiter } from './attempts';
 import { safeNextPath, signInLocation } from './gate';
@@ -31,20 +32,8 @@ const noStore = { 'cache-control': 'no-store' };
 async function readCapped(request: Request): Promise<string | null> {
   if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY_BYTES) return null;
   if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  const bytes = await readCappedBytes(request.body, MAX_BODY_BYTES);
+  return bytes && new TextDecoder().decode(bytes);
 }
 
 function readFields(text: string, form: boolean): { secret: string; next: string | null } | null {

@@ -4,6 +4,8 @@
  * soon as it passes the cap: a 2 GB upload costs us at most the cap.
  */
 
+import { readCappedBytes } from '@/lib/http/cappedBody';
+
 export const MB = 1024 * 1024;
 
 export const JSON_REQUIRED = 'Request body must be JSON, sent with Content-Type: application/json.';
@@ -28,25 +30,8 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   }
 
   if (!request.body) return { ok: false, status: 400, message: 'Request body is empty; expected JSON.' };
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => {});
-      return tooLarge;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    bytes.set(c, offset);
-    offset += c.byteLength;
-  }
+  const bytes = await readCappedBytes(request.body, maxBytes);
+  if (!bytes) return tooLarge;
   const text = new TextDecoder().decode(bytes);
   if (!text.trim()) return { ok: false, status: 400, message: 'Request body is empty; expected JSON.' };
   try {
