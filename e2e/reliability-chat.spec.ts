@@ -120,8 +120,9 @@ test.describe('sends from two tabs', () => {
     await chatTurn(page, `beta ${filler(40)}`);
     // Room for a short message, not for a long one: a long one compacts before it is sent. The margin is wide both
     // ways (the other tab counts the same history on its own, and may differ by the last reply's calibration).
+    // (A threshold, not a reserve: the reserve is capped at a quarter of the window, lib/compaction/policy.ts.)
     const history = await contextTokens(page);
-    await setCompactionDefaults(page, { enabled: true, reserve: 128_000 - (history + 4000) });
+    await setCompactionDefaults(page, { enabled: true, threshold: Math.ceil(((history + 4000) / 128_000) * 100) });
 
     const other = await context.newPage();
     await other.goto(page.url());
