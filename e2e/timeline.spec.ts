@@ -3,10 +3,16 @@ import { claudeCodeWithCompaction } from '../lib/testing/claudeCodeCompaction';
 import { assistantMessages, chatTurn, contextTokens, expect, mock, newSession, openApp, setCompactionDefaults, test, userMessages, waitIdle } from './support/fixtures';
 
 const long = (topic: string) => `${topic}: ${'Notes about the build pipeline, flaky tests and the cache layout. '.repeat(45)}`;
+/**
+ * A split turn's first part is summarised by a request of its own, which may reach the model before or after the
+ * main one: its scripted reply is matched by its instructions (lib/compaction/prompts.ts), and both replies carry
+ * a heading, as a summary must (a reply without one is rejected and retried).
+ */
+const TURN_PART = 'FIRST PART of a single turn';
 const fmt = (n: number) => new Intl.NumberFormat('en-US').format(n);
 
 async function compact(page: Page, summary: string) {
-  await mock.script([{ for: 'summarizer', reply: summary }, { for: 'summarizer', reply: `${summary} (turn part)` }]);
+  await mock.script([{ for: 'summarizer', match: TURN_PART, reply: `## Original Request\n${summary} (turn part)` }, { for: 'summarizer', reply: summary }]);
   await page.getByRole('button', { name: 'Compact', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Compact context' });
   await dialog.getByRole('button', { name: 'Summarize and compact' }).click();
@@ -90,7 +96,7 @@ test('timeline: two compactions and a branch summary as cards; undo, regenerate,
   await c1.getByRole('button', { name: 'Jump to first kept message' }).click();
 
   // Regenerate compaction 1 with new instructions: a new version becomes current.
-  await mock.script([{ for: 'summarizer', reply: '## Goal\nRegenerated first summary with the cache focus.' }, { for: 'summarizer', reply: 'turn part again' }]);
+  await mock.script([{ for: 'summarizer', match: TURN_PART, reply: '## Original Request\nturn part again' }, { for: 'summarizer', reply: '## Goal\nRegenerated first summary with the cache focus.' }]);
   await c1.getByRole('button', { name: 'Regenerate' }).click();
   await c1.getByRole('textbox', { name: /New focus instructions/ }).fill('Focus on the cache layout');
   await c1.getByRole('button', { name: 'Regenerate summary' }).click();
@@ -143,7 +149,7 @@ test.describe('an imported Claude Code compaction on the timeline', () => {
     expect(await factOf(card, 'Summarised')).toMatch(/^\d+ entries from “user: Hey Claude, I'd like your help with refactoring the timeline filtering/);
     expect(await factOf(card, 'Kept')).toBe('nothing before it (only what came after)');
 
-    await mock.script([{ for: 'summarizer', reply: '## Goal\nRegenerated: hide the vis-group and match its header colour.' }, { for: 'summarizer', reply: 'turn part' }]);
+    await mock.script([{ for: 'summarizer', match: TURN_PART, reply: '## Original Request\nturn part' }, { for: 'summarizer', reply: '## Goal\nRegenerated: hide the vis-group and match its header colour.' }]);
     await card.getByRole('button', { name: 'Regenerate' }).click();
     await card.getByRole('button', { name: 'Regenerate summary' }).click();
     await expect(page.getByText('Summary regenerated; the earlier version stays in its history.')).toBeVisible({ timeout: 20_000 });
