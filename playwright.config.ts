@@ -63,13 +63,15 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: `node node_modules/.bin/tsx e2e/mock-llm/cli.ts --port ${MOCK_PORT}`,
+      // exec: Playwright runs the command through a shell; without exec the server's parent would be that shell,
+      // which outlives a test runner killed outright, and the server's stop-with-parent check would never fire.
+      command: `exec node node_modules/.bin/tsx e2e/mock-llm/cli.ts --port ${MOCK_PORT}`,
       url: `${MOCK_URL}/__control/health`,
       reuseExistingServer: !process.env.CI,
       timeout: 30_000,
     },
     {
-      command: `node scripts/e2e-app.mjs`,
+      command: `exec node scripts/e2e-app.mjs`,
       url: `http://127.0.0.1:${APP_PORT}/api/models`,
       reuseExistingServer: !process.env.CI,
       timeout: 180_000,
