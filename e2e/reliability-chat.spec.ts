@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { assistantMessages, chatTurn, type RecordedRequest, contextTokens, expect, mock, newSession, openApp, sendMessage, setCompactionDefaults, test, userMessages, waitIdle } from './support/fixtures';
+import { assistantMessages, chatTurn, type RecordedRequest, expect, mock, newSession, openApp, sendMessage, setCompactionDefaults, test, userMessages, waitIdle } from './support/fixtures';
 import { storedReplies } from './support/storage';
 
 /** The first two words of every user message a chat request sent, in order. */
@@ -110,6 +110,10 @@ test.describe('sends from two tabs', () => {
     await openApp(page);
     await setCompactionDefaults(page, { keepRecent: 200, enabled: false });
     await newSession(page);
+    // mock-small (8,192 tokens): its reserve, scaled to a quarter of the window, leaves 6,144 tokens before a
+    // message must be compacted first. The two turns below take about 1,700; "race B" fits, "race A" (about
+    // 5,000 more) does not.
+    await page.getByRole('combobox', { name: 'Model' }).selectOption('compat:mock-small');
     // Short replies: only the prompts matter here, and echoing long ones word by word takes seconds.
     await mock.script([
       { for: 'chat', match: 'alpha', reply: 'Noted alpha.' },
@@ -118,11 +122,7 @@ test.describe('sends from two tabs', () => {
     ]);
     await chatTurn(page, `alpha ${filler(40)}`);
     await chatTurn(page, `beta ${filler(40)}`);
-    // Room for a short message, not for a long one: a long one compacts before it is sent. The margin is wide both
-    // ways (the other tab counts the same history on its own, and may differ by the last reply's calibration).
-    // (A threshold, not a reserve: the reserve is capped at a quarter of the window, lib/compaction/policy.ts.)
-    const history = await contextTokens(page);
-    await setCompactionDefaults(page, { enabled: true, threshold: Math.ceil(((history + 4000) / 128_000) * 100) });
+    await setCompactionDefaults(page, { enabled: true });
 
     const other = await context.newPage();
     await other.goto(page.url());
@@ -130,7 +130,7 @@ test.describe('sends from two tabs', () => {
 
     // Tab A's pre-send compaction takes a while (and then fails, changing nothing); tab B sends meanwhile.
     await mock.script([{ for: 'summarizer', delayMs: 2500, preset: '500' }]);
-    await sendMessage(page, `race A ${filler(450)}`);
+    await sendMessage(page, `race A ${filler(250)}`);
     await expect.poll(async () => (await mock.requests()).filter((r) => r.kind === 'summarizer').length).toBe(1);
     await chatTurn(other, 'race B');
     await expect(assistantMessages(other).last()).toContainText('Echo: race B');
