@@ -129,7 +129,8 @@ test.describe('sends from two tabs', () => {
     await expect(userMessages(other).last()).toContainText('beta');
 
     // Tab A's pre-send compaction takes a while (and then fails, changing nothing); tab B sends meanwhile.
-    await mock.script([{ for: 'summarizer', delayMs: 2500, preset: '500' }]);
+    // Ten seconds: long enough for B's whole turn to reach tab A on a busy machine.
+    await mock.script([{ for: 'summarizer', delayMs: 10_000, preset: '500' }]);
     await sendMessage(page, `race A ${filler(250)}`);
     await expect.poll(async () => (await mock.requests()).filter((r) => r.kind === 'summarizer').length).toBe(1);
     await chatTurn(other, 'race B');
