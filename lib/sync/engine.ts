@@ -259,6 +259,8 @@ export class SyncEngine {
           failures = 0;
         } else delay = this.pollMs;
       } catch (err) {
+        // Stopped meanwhile (the tab closing, its database closed): what failed is the stop itself, not sync.
+        if (signal.aborted) break;
         failures++;
         delay = Math.min(this.retry.max, this.retry.min * 2 ** Math.min(failures - 1, 10));
         // Asked to slow down: wait as long as the server said, not less (a retry sooner is refused again).
