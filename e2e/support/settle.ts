@@ -7,14 +7,16 @@ import type { Page } from '@playwright/test';
 
 /** Until every finite animation and transition on the page has finished (a drawer sliding in, a tooltip fading). */
 export async function animationsDone(page: Page): Promise<void> {
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
+  // Until a frame passes with none running: a toast mounts a frame after it is shown and only then starts
+  // its fade-in, so one look at getAnimations() could find nothing and let the audit see it half-transparent.
+  await page.evaluate(async () => {
+    for (let round = 0; round < 20; round++) {
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const running = document.getAnimations().filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().iterations !== Infinity);
+      if (running.length === 0) return;
+      await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
+    }
+  });
 }
 
 /**
